@@ -1,0 +1,130 @@
+import { useState } from 'react'
+import { Icon } from '../components/icon'
+import { defineIsland } from '../island'
+
+export type Guide = {
+  title: string
+  category: string
+  description: string
+  benefits: string[]
+  preview: string
+  /** Already formatted for the page's language, e.g. "15,300+ downloads". */
+  downloads: string
+  rating: string
+  ratingLabel: string
+}
+
+export type GuidePickerProps = {
+  guides: Guide[]
+  labels: {
+    select: string
+    selected: string
+    benefits: string
+    preview: string
+    formTitle: string
+    name: string
+    email: string
+    submit: string
+    privacy: string
+  }
+}
+
+/** The free-guide section (SPEC §2): pick one of three guides, the first by default. */
+function GuidePicker({ guides, labels }: GuidePickerProps) {
+  const [selected, setSelected] = useState(0)
+  const guide = guides[selected]
+  return (
+    <div className="grid gap-8 lg:grid-cols-[1fr_1.1fr]">
+      <ul className="m-0 list-none space-y-4 p-0">
+        {guides.map((g, i) => (
+          <li key={g.title}>
+            <button
+              type="button"
+              aria-pressed={i === selected}
+              onClick={() => setSelected(i)}
+              className={`w-full rounded-2xl border-2 bg-white p-5 text-start transition-colors ${
+                i === selected ? 'border-brand-600 shadow-md' : 'border-slate-200 hover:border-brand-200'
+              }`}
+            >
+              <span className="flex items-center justify-between gap-3">
+                <span className="rounded-full bg-brand-50 px-3 py-1 text-xs font-semibold text-brand-700">
+                  {g.category}
+                </span>
+                {i === selected && (
+                  <span className="flex items-center gap-1 text-xs font-semibold text-brand-700">
+                    <Icon name="check" className="h-4 w-4" />
+                    {labels.selected}
+                  </span>
+                )}
+              </span>
+              <span className="mt-3 block text-lg font-bold text-ink-900">{g.title}</span>
+              <span className="mt-1 block text-sm text-ink-600">{g.description}</span>
+              <span className="mt-3 flex items-center gap-4 text-sm text-ink-600">
+                <span className="flex items-center gap-1">
+                  <Icon name="download" className="h-4 w-4" />
+                  {g.downloads}
+                </span>
+                <span className="flex items-center gap-1">
+                  <Icon name="star" filled className="h-4 w-4 text-accent-500" />
+                  <span aria-hidden="true">{g.rating}</span>
+                  <span className="sr-only">{g.ratingLabel}</span>
+                </span>
+              </span>
+            </button>
+          </li>
+        ))}
+      </ul>
+      <div className="card" aria-live="polite">
+        <h3 className="m-0 text-xl font-bold text-ink-900">{guide.title}</h3>
+        <h4 className="m-0 mt-5 text-sm font-semibold uppercase tracking-wider text-ink-600">
+          {labels.benefits}
+        </h4>
+        <ul className="m-0 mt-3 list-none space-y-2 p-0">
+          {guide.benefits.map((b) => (
+            <li key={b} className="flex gap-2 text-ink-700">
+              <Icon name="check" className="mt-0.5 h-5 w-5 shrink-0 text-brand-600" />
+              {b}
+            </li>
+          ))}
+        </ul>
+        <h4 className="m-0 mt-5 text-sm font-semibold uppercase tracking-wider text-ink-600">
+          {labels.preview}
+        </h4>
+        <p className="m-0 mt-2 border-s-4 border-brand-200 ps-4 italic text-ink-700">{guide.preview}</p>
+        <form className="mt-6 space-y-3" noValidate>
+          <p className="m-0 font-semibold text-ink-900">{labels.formTitle}</p>
+          <div>
+            <label htmlFor="guide-name" className="mb-1 block text-sm font-medium text-ink-700">
+              {labels.name}
+            </label>
+            <input
+              id="guide-name"
+              name="name"
+              autoComplete="name"
+              className="w-full rounded-lg border border-slate-300 px-3 py-2.5"
+            />
+          </div>
+          <div>
+            <label htmlFor="guide-email" className="mb-1 block text-sm font-medium text-ink-700">
+              {labels.email}
+            </label>
+            <input
+              id="guide-email"
+              name="email"
+              type="email"
+              autoComplete="email"
+              className="w-full rounded-lg border border-slate-300 px-3 py-2.5"
+            />
+          </div>
+          <button type="submit" className="btn-primary w-full">
+            <Icon name="download" />
+            {labels.submit}
+          </button>
+          <p className="m-0 text-xs text-ink-600">{labels.privacy}</p>
+        </form>
+      </div>
+    </div>
+  )
+}
+
+export default defineIsland('guide-picker', GuidePicker)

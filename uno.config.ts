@@ -1,0 +1,38 @@
+import { defineConfig, presetWind3, transformerVariantGroup } from 'unocss'
+
+export default defineConfig({
+  // Server-only components never reach the client bundle, so scan the sources themselves.
+  content: { filesystem: ['worker/**/*.tsx', 'client/**/*.{ts,tsx}'] },
+  presets: [presetWind3()],
+  transformers: [transformerVariantGroup()],
+  theme: {
+    colors: {
+      brand: {
+        50: '#eef4ff',
+        100: '#dbe6ff',
+        200: '#bfd2ff',
+        500: '#3b6cf6',
+        600: '#2550d9',
+        700: '#1d3fb0',
+        800: '#1c358a',
+        900: '#172554',
+      },
+      accent: { 400: '#fbbf24', 500: '#f59e0b', 600: '#b45309' },
+      ink: { 900: '#0f172a', 700: '#334155', 600: '#475569', 500: '#64748b' },
+    },
+    fontFamily: {
+      sans: "'Inter Variable', 'Noto Sans Arabic', system-ui, -apple-system, 'Segoe UI', Roboto, Arial, sans-serif",
+    },
+  },
+  shortcuts: {
+    container: 'mx-auto w-full max-w-6xl px-4 sm:px-6',
+    btn: 'inline-flex items-center justify-center gap-2 rounded-lg px-5 py-3 font-semibold text-base no-underline transition-colors',
+    'btn-primary': 'btn bg-brand-600 text-white hover:bg-brand-700',
+    'btn-accent': 'btn bg-accent-400 text-ink-900 hover:bg-accent-500',
+    'btn-outline': 'btn border-2 border-current bg-transparent hover:bg-white/10',
+    'btn-ghost': 'btn border border-slate-300 bg-white text-ink-900 hover:bg-slate-50',
+    card: 'rounded-2xl border border-slate-200 bg-white p-6 shadow-sm',
+    eyebrow: 'text-sm font-semibold uppercase tracking-wider text-brand-600',
+    'section-title': 'text-3xl font-bold tracking-tight text-ink-900 sm:text-4xl',
+  },
+})

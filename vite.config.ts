@@ -1,0 +1,70 @@
+import { readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { cloudflare } from '@cloudflare/vite-plugin'
+import UnoCSS from 'unocss/vite'
+import { defineConfig, type Plugin } from 'vite'
+
+const CLIENT_ENTRY = 'client/entry.ts'
+const WORKER_ENV = 'growth_agency'
+
+interface ManifestChunk {
+  file: string
+  css?: string[]
+  src?: string
+}
+
+/**
+ * `virtual:client-assets` tells the server render which script, stylesheets and fonts the
+ * client build produced (hashed names, from its manifest); in dev it points at Vite's sources.
+ */
+export function clientAssets(): Plugin {
+  const id = 'virtual:client-assets'
+  let serve = true
+  return {
+    name: 'client-assets',
+    configResolved(config) {
+      serve = config.command === 'serve' && !config.isProduction
+    },
+    resolveId(source) {
+      return source === id ? '\0' + id : undefined
+    },
+    load(resolved) {
+      if (resolved !== '\0' + id) return
+      if (serve) {
+        return `export default ${JSON.stringify({ scripts: ['/@vite/client', '/' + CLIENT_ENTRY], styles: [], fonts: [] })}`
+      }
+      const manifest: Record<string, ManifestChunk> = JSON.parse(
+        readFileSync(resolve('dist/client/.vite/manifest.json'), 'utf8'),
+      )
+      const entry = manifest[CLIENT_ENTRY]
+      const fonts = Object.values(manifest)
+        .filter((c) => c.src?.endsWith('inter-latin-wght-normal.woff2'))
+        .map((c) => '/' + c.file)
+      return `export default ${JSON.stringify({
+        scripts: ['/' + entry.file],
+        styles: (entry.css ?? []).map((f) => '/' + f),
+        fonts,
+      })}`
+    },
+  }
+}
+
+export default defineConfig({
+  plugins: [UnoCSS(), cloudflare(), clientAssets()],
+  environments: {
+    client: {
+      build: { manifest: true, rollupOptions: { input: CLIENT_ENTRY } },
+    },
+    [WORKER_ENV]: {
+      // Only the streaming renderer is used; keep renderToString's node build out of the bundle.
+      resolve: { alias: { 'react-dom/server': 'react-dom/server.edge' } },
+    },
+  },
+  builder: {
+    // The client goes first: the worker build reads its manifest for the hashed file names.
+    async buildApp(builder) {
+      await builder.build(builder.environments.client)
+      await builder.build(builder.environments[WORKER_ENV])
+    },
+  },
+})

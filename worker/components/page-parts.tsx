@@ -1,0 +1,136 @@
+import type { ReactNode } from 'react'
+import { Icon } from '../../client/components/icon'
+import { usePage } from '../pages/context'
+
+export interface Crumb {
+  label: string
+  href?: string
+}
+
+/** The top band of an inner page: breadcrumbs, the page's h1 and its lead text. */
+export function PageHero({
+  title,
+  subtitle,
+  crumbs = [],
+  children,
+}: {
+  title: string
+  subtitle?: string
+  crumbs?: Crumb[]
+  children?: ReactNode
+}) {
+  const { t } = usePage()
+  return (
+    <section className="bg-gradient-to-b from-brand-50 to-white">
+      <div className="container py-12 sm:py-16">
+        {crumbs.length > 0 && (
+          <nav aria-label={t('common.breadcrumb')} className="mb-6 text-sm">
+            <ol className="m-0 flex list-none flex-wrap items-center gap-1 p-0 text-ink-600">
+              {[{ label: t('common.home'), href: '/' }, ...crumbs].map((crumb, i, all) => (
+                <li key={i} className="flex items-center gap-1">
+                  {crumb.href && i < all.length - 1 ? (
+                    <a href={crumb.href} className="text-brand-700 underline-offset-2 hover:underline">
+                      {crumb.label}
+                    </a>
+                  ) : (
+                    <span aria-current="page">{crumb.label}</span>
+                  )}
+                  {i < all.length - 1 && <span aria-hidden="true">/</span>}
+                </li>
+              ))}
+            </ol>
+          </nav>
+        )}
+        <h1 className="m-0 max-w-3xl text-4xl font-extrabold tracking-tight text-ink-900 sm:text-5xl">
+          {title}
+        </h1>
+        {subtitle && <p className="m-0 mt-4 max-w-2xl text-lg text-ink-700">{subtitle}</p>}
+        {children}
+      </div>
+    </section>
+  )
+}
+
+export function Section({
+  title,
+  eyebrow,
+  subtitle,
+  id,
+  className = '',
+  children,
+}: {
+  title?: string
+  eyebrow?: string
+  subtitle?: string
+  id?: string
+  className?: string
+  children: ReactNode
+}) {
+  const headingId = id ? `${id}-title` : undefined
+  return (
+    <section id={id} aria-labelledby={headingId} className={`py-14 sm:py-20 ${className}`}>
+      <div className="container">
+        {eyebrow && <p className="eyebrow m-0 mb-2">{eyebrow}</p>}
+        {title && (
+          <h2 id={headingId} className="section-title m-0">
+            {title}
+          </h2>
+        )}
+        {subtitle && <p className="m-0 mt-3 max-w-2xl text-lg text-ink-600">{subtitle}</p>}
+        <div className={title ? 'mt-10' : ''}>{children}</div>
+      </div>
+    </section>
+  )
+}
+
+export function CheckList({ items, className = '' }: { items: string[]; className?: string }) {
+  return (
+    <ul className={`m-0 list-none space-y-3 p-0 ${className}`}>
+      {items.map((item, i) => (
+        <li key={i} className="flex gap-3">
+          <Icon name="check" className="mt-0.5 h-5 w-5 shrink-0 text-brand-600" />
+          <span>{item}</span>
+        </li>
+      ))}
+    </ul>
+  )
+}
+
+/** Closing call to action: talk to us, or book the free consultation. */
+export function CtaBand({ title, text }: { title: string; text: string }) {
+  const { t } = usePage()
+  return (
+    <section className="bg-brand-800 text-white">
+      <div className="container flex flex-col items-start gap-6 py-14 md:flex-row md:items-center md:justify-between">
+        <div className="max-w-2xl">
+          <h2 className="m-0 text-3xl font-bold">{title}</h2>
+          <p className="m-0 mt-3 text-lg text-brand-100">{text}</p>
+        </div>
+        <div className="flex flex-wrap gap-3">
+          <a href="/contact" data-booking className="btn-accent">
+            {t('common.book_consultation')}
+          </a>
+          <a href="/contact" className="btn-outline text-white">
+            {t('common.talk_to_us')}
+          </a>
+        </div>
+      </div>
+    </section>
+  )
+}
+
+export function Faqs({ items }: { items: { q: string; a: string }[] }) {
+  return (
+    <div className="divide-y divide-slate-200 rounded-2xl border border-slate-200 bg-white">
+      {items.map((item, i) => (
+        <details key={i} className="group px-5 py-4">
+          <summary className="flex items-center justify-between gap-4 font-semibold text-ink-900">
+            {item.q}
+            <Icon name="chevron" className="h-5 w-5 shrink-0 transition-transform group-open:rotate-180" />
+          </summary>
+          <p className="m-0 mt-3 leading-relaxed text-ink-700">{item.a}</p>
+        </details>
+      ))}
+    </div>
+  )
+}

@@ -1,0 +1,34 @@
+import type { Lang } from '../client/lib/languages'
+import type { Translator } from './i18n/translator'
+import type { SiteConfig } from './config'
+
+/** Bindings and vars of wrangler.toml (README lists each). */
+export interface Bindings {
+  DB: D1Database
+  ASSETS?: Fetcher
+  ENVIRONMENT: string
+  SITE_URL: string
+  AGENCY_EMAIL: string
+  AGENCY_PHONE: string
+  WHATSAPP_NUMBER: string
+  SOCIAL_INSTAGRAM: string
+  SOCIAL_FACEBOOK: string
+  SOCIAL_TWITTER: string
+  SOCIAL_LINKEDIN: string
+  SOCIAL_TIKTOK: string
+  FIVERR_URL: string
+  BOOKING_URL: string
+  AUTH_URL: string
+  META_PIXEL_ID: string
+  GA_MEASUREMENT_ID: string
+}
+
+export interface AppEnv {
+  Bindings: Bindings
+  Variables: {
+    lang: Lang
+    t: Translator
+    config: SiteConfig
+    secureHeadersNonce?: string
+  }
+}

@@ -1,0 +1,40 @@
+import rosetta from 'rosetta'
+import type { Lang } from '../../client/lib/languages'
+import en from '../../locales/en.json'
+import es from '../../locales/es.json'
+import fr from '../../locales/fr.json'
+import de from '../../locales/de.json'
+import ar from '../../locales/ar.json'
+import pt from '../../locales/pt.json'
+
+export type Dictionary = typeof en
+export const dictionaries: Record<Lang, unknown> = { en, es, fr, de, ar, pt }
+
+// One shared instance; the language is passed on every lookup, so concurrent streamed
+// requests in different languages never share mutable locale state.
+const i18n = rosetta(dictionaries as Record<string, Record<string, unknown>>)
+
+export type Params = Record<string, string | number>
+
+export interface Translator {
+  /** A string: the translation, else `fallback`, else the key itself (SPEC §4). */
+  (key: string, params?: Params, fallback?: string): string
+  /** Structured content (lists, objects) kept in the locale files. */
+  data<T>(key: string): T
+  lang: Lang
+}
+
+export function createTranslator(lang: Lang): Translator {
+  const t = ((key: string, params?: Params, fallback?: string) => {
+    const value = i18n.t(key, params ?? {}, lang)
+    if (typeof value === 'string' && value !== '') return value
+    if (fallback !== undefined) return fallback
+    return key
+  }) as Translator
+  t.data = <T,>(key: string): T => {
+    const value = i18n.t(key, {}, lang) as unknown
+    return (value === '' ? i18n.t(key, {}, 'en') : value) as T
+  }
+  t.lang = lang
+  return t
+}

@@ -1,0 +1,15 @@
+import { useRequestContext } from '@hono/react-renderer'
+import type { Context } from 'hono'
+import type { AppEnv } from '../env'
+
+/** What every server component may read about the request being rendered. */
+export function usePage() {
+  const c = useRequestContext() as unknown as Context<AppEnv>
+  const { t, lang, config } = c.var
+  return { t, lang, config, path: c.req.path }
+}
+
+/** Path of a page in another language: the selector's links and hreflang alternates. */
+export function langHref(path: string, lang: string) {
+  return `${path}?lang=${lang}`
+}

@@ -1,0 +1,60 @@
+import { CheckList, Faqs, PageHero, Section } from '../components/page-parts'
+import { CURRENCY, PRICING_TIERS } from '../data/pricing'
+import { usePage } from './context'
+
+export function PricingPage() {
+  const { t, lang } = usePage()
+  const money = new Intl.NumberFormat(lang, { style: 'currency', currency: CURRENCY, maximumFractionDigits: 0 })
+  return (
+    <>
+      <PageHero title={t('pricing.title')} subtitle={t('pricing.subtitle')} crumbs={[{ label: t('nav.pricing') }]} />
+      <section className="py-14">
+        <div className="container">
+          <ul className="m-0 grid list-none gap-6 p-0 md:grid-cols-2 xl:grid-cols-4">
+            {PRICING_TIERS.map((tier) => {
+              const base = `pricing.tiers.${tier.key}`
+              return (
+                <li
+                  key={tier.key}
+                  className={`card relative flex flex-col ${tier.popular ? 'border-2 border-brand-600 shadow-lg' : ''}`}
+                >
+                  {tier.popular && (
+                    <p className="m-0 absolute -top-3 start-6 rounded-full bg-brand-600 px-3 py-1 text-xs font-semibold text-white">
+                      {t('pricing.popular')}
+                    </p>
+                  )}
+                  <h2 className="m-0 text-xl font-bold">{t(`${base}.name`)}</h2>
+                  <p className="m-0 mt-1 min-h-12 text-sm text-ink-600">{t(`${base}.for`)}</p>
+                  <p className="m-0 mt-4">
+                    {tier.price === null ? (
+                      <span className="text-3xl font-extrabold">{t(`${base}.price_label`)}</span>
+                    ) : (
+                      <>
+                        <span className="text-4xl font-extrabold">{money.format(tier.price)}</span>
+                        <span className="text-ink-600">{t('pricing.per_month')}</span>
+                      </>
+                    )}
+                  </p>
+                  <CheckList items={t.data<string[]>(`${base}.features`)} className="mt-6 flex-1 text-sm" />
+                  <a
+                    href="/contact"
+                    className={`mt-6 ${tier.popular ? 'btn-primary' : 'btn-ghost'}`}
+                  >
+                    {tier.price === null ? t('pricing.custom_cta') : t('pricing.cta')}
+                    <span className="sr-only">: {t(`${base}.name`)}</span>
+                  </a>
+                </li>
+              )
+            })}
+          </ul>
+          <p className="m-0 mt-8 text-center text-sm text-ink-600">{t('pricing.note')}</p>
+        </div>
+      </section>
+      <Section id="pricing-faq" title={t('pricing.faq_title')} className="bg-slate-50">
+        <div className="max-w-3xl">
+          <Faqs items={t.data<{ q: string; a: string }[]>('pricing.faqs')} />
+        </div>
+      </Section>
+    </>
+  )
+}

@@ -1,0 +1,105 @@
+import { reactRenderer } from '@hono/react-renderer'
+import type { MiddlewareHandler } from 'hono'
+import { getCookie } from 'hono/cookie'
+import clientAssets from 'virtual:client-assets'
+import { dirOf, isLang, LANG_STORAGE_KEY, LANGS } from '../client/lib/languages'
+import { Footer } from './components/footer'
+import { Header } from './components/header'
+import type { AppEnv } from './env'
+import { langHref, usePage } from './pages/context'
+
+declare module '@hono/react-renderer' {
+  interface Props {
+    title: string
+    description: string
+    /** Canonical path when it differs from the request's (aliases). */
+    canonicalPath?: string
+    /** Images above the fold worth fetching before the stylesheet is parsed. */
+    preloadImages?: string[]
+  }
+}
+
+/** Streams every page inside the site's document: head, navigation, main, footer. */
+export function renderer(): MiddlewareHandler<AppEnv> {
+  return function renderer(c, next) {
+    return reactRenderer(
+      ({ children, title, description, canonicalPath, preloadImages }) => (
+        <Document
+          title={title}
+          description={description}
+          canonicalPath={canonicalPath}
+          preloadImages={preloadImages}
+          langSource={
+            isLang(c.req.query('lang'))
+              ? 'query'
+              : isLang(getCookie(c, LANG_STORAGE_KEY))
+                ? 'cookie'
+                : 'negotiated'
+          }
+        >
+          {children}
+        </Document>
+      ),
+      {
+        stream: true,
+        readableStreamOptions: {
+          nonce: c.get('secureHeadersNonce'),
+          // Scripts start as soon as the shell arrives, not after the whole stream.
+          bootstrapModules: clientAssets.scripts,
+        },
+      },
+    )(c, next)
+  }
+}
+
+interface DocumentProps {
+  title: string
+  description: string
+  canonicalPath?: string
+  preloadImages?: string[]
+  langSource: string
+  children: React.ReactNode
+}
+
+function Document({ title, description, canonicalPath, preloadImages = [], langSource, children }: DocumentProps) {
+  const { t, lang, config, path } = usePage()
+  const canonical = canonicalPath ?? path
+  const urlIn = (l: string) => config.siteUrl + (l === 'en' ? canonical : langHref(canonical, l))
+  return (
+    <html lang={lang} dir={dirOf(lang)} data-lang-source={langSource}>
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>{title}</title>
+        <meta name="description" content={description} />
+        <link rel="canonical" href={urlIn(lang)} />
+        {LANGS.map((l) => (
+          <link key={l} rel="alternate" hrefLang={l} href={urlIn(l)} />
+        ))}
+        <link rel="alternate" hrefLang="x-default" href={config.siteUrl + canonical} />
+        <meta name="theme-color" content="#1c358a" />
+        <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+        {clientAssets.fonts.map((href) => (
+          <link key={href} rel="preload" as="font" type="font/woff2" href={href} crossOrigin="" />
+        ))}
+        {preloadImages.map((href) => (
+          <link key={href} rel="preload" as="image" href={href} />
+        ))}
+        {clientAssets.styles.map((href) => (
+          <link key={href} rel="stylesheet" href={href} />
+        ))}
+      </head>
+      <body className="min-h-screen bg-white font-sans text-ink-900 antialiased">
+        <a href="#main" className="skip-link btn-primary">
+          {t('nav.skip')}
+        </a>
+        <div id="nav-progress" hidden role="progressbar" aria-label={t('nav.loading')} />
+        <Header />
+        <main id="main" tabIndex={-1} className="outline-none">
+          {children}
+        </main>
+        <Footer />
+      </body>
+    </html>
+  )
+}
