@@ -49,15 +49,23 @@ export function clientAssets(): Plugin {
   }
 }
 
-export default defineConfig({
+export default defineConfig(({ command }) => ({
   plugins: [UnoCSS(), cloudflare(), clientAssets()],
+  resolve: {
+    // Only React's streaming renderer goes into the production worker (see the module).
+    alias:
+      command === 'build'
+        ? [
+            {
+              find: /^react-dom\/server(\.edge)?$/,
+              replacement: resolve('worker/react-dom-server.ts'),
+            },
+          ]
+        : [],
+  },
   environments: {
     client: {
       build: { manifest: true, rollupOptions: { input: CLIENT_ENTRY } },
-    },
-    [WORKER_ENV]: {
-      // Only the streaming renderer is used; keep renderToString's node build out of the bundle.
-      resolve: { alias: { 'react-dom/server': 'react-dom/server.edge' } },
     },
   },
   builder: {
@@ -67,4 +75,4 @@ export default defineConfig({
       await builder.build(builder.environments[WORKER_ENV])
     },
   },
-})
+}))

@@ -2,12 +2,7 @@ import type { ComponentType } from 'react'
 
 /** JSON-only values: what survives the trip from the server render to the browser. */
 export type Serializable =
-  | string
-  | number
-  | boolean
-  | null
-  | Serializable[]
-  | { [key: string]: Serializable | undefined }
+  string | number | boolean | null | Serializable[] | { [key: string]: Serializable | undefined }
 
 export const ISLAND_ATTR = 'data-island'
 export const PROPS_ATTR = 'data-props'

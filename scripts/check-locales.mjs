@@ -2,8 +2,13 @@
 // the same {{placeholders}}. Usage: node scripts/check-locales.mjs [lang...]
 import { readFileSync } from 'node:fs'
 
-const load = (lang) => JSON.parse(readFileSync(new URL(`../locales/${lang}.json`, import.meta.url), 'utf8'))
-const placeholders = (s) => [...s.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((m) => m[1]).sort().join(',')
+const load = (lang) =>
+  JSON.parse(readFileSync(new URL(`../locales/${lang}.json`, import.meta.url), 'utf8'))
+const placeholders = (s) =>
+  [...s.matchAll(/\{\{\s*(\w+)\s*\}\}/g)]
+    .map((m) => m[1])
+    .sort()
+    .join(',')
 
 export function compare(en, other, path = '', problems = []) {
   if (typeof en === 'string') {
@@ -11,17 +16,21 @@ export function compare(en, other, path = '', problems = []) {
     else if (!other.trim()) problems.push(`${path}: empty`)
     else if (placeholders(en) !== placeholders(other)) problems.push(`${path}: placeholders differ`)
   } else if (Array.isArray(en)) {
-    if (!Array.isArray(other) || other.length !== en.length) problems.push(`${path}: list length differs`)
+    if (!Array.isArray(other) || other.length !== en.length)
+      problems.push(`${path}: list length differs`)
     else en.forEach((v, i) => compare(v, other[i], `${path}[${i}]`, problems))
   } else if (en && typeof en === 'object') {
     if (!other || typeof other !== 'object') problems.push(`${path}: missing`)
-    else for (const k of Object.keys(en)) compare(en[k], other[k], path ? `${path}.${k}` : k, problems)
+    else
+      for (const k of Object.keys(en)) compare(en[k], other[k], path ? `${path}.${k}` : k, problems)
   }
   return problems
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const langs = process.argv.slice(2).length ? process.argv.slice(2) : ['es', 'fr', 'de', 'ar', 'pt']
+  const langs = process.argv.slice(2).length
+    ? process.argv.slice(2)
+    : ['es', 'fr', 'de', 'ar', 'pt']
   const en = load('en')
   let bad = 0
   for (const lang of langs) {

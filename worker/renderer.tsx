@@ -14,8 +14,6 @@ declare module '@hono/react-renderer' {
     description: string
     /** Canonical path when it differs from the request's (aliases). */
     canonicalPath?: string
-    /** Images above the fold worth fetching before the stylesheet is parsed. */
-    preloadImages?: string[]
   }
 }
 
@@ -23,12 +21,11 @@ declare module '@hono/react-renderer' {
 export function renderer(): MiddlewareHandler<AppEnv> {
   return function renderer(c, next) {
     return reactRenderer(
-      ({ children, title, description, canonicalPath, preloadImages }) => (
+      ({ children, title, description, canonicalPath }) => (
         <Document
           title={title}
           description={description}
           canonicalPath={canonicalPath}
-          preloadImages={preloadImages}
           langSource={
             isLang(c.req.query('lang'))
               ? 'query'
@@ -56,12 +53,11 @@ interface DocumentProps {
   title: string
   description: string
   canonicalPath?: string
-  preloadImages?: string[]
   langSource: string
   children: React.ReactNode
 }
 
-function Document({ title, description, canonicalPath, preloadImages = [], langSource, children }: DocumentProps) {
+function Document({ title, description, canonicalPath, langSource, children }: DocumentProps) {
   const { t, lang, config, path } = usePage()
   const canonical = canonicalPath ?? path
   const urlIn = (l: string) => config.siteUrl + (l === 'en' ? canonical : langHref(canonical, l))
@@ -81,9 +77,6 @@ function Document({ title, description, canonicalPath, preloadImages = [], langS
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
         {clientAssets.fonts.map((href) => (
           <link key={href} rel="preload" as="font" type="font/woff2" href={href} crossOrigin="" />
-        ))}
-        {preloadImages.map((href) => (
-          <link key={href} rel="preload" as="image" href={href} />
         ))}
         {clientAssets.styles.map((href) => (
           <link key={href} rel="stylesheet" href={href} />

@@ -43,7 +43,9 @@ function GuidePicker({ guides, labels }: GuidePickerProps) {
               aria-pressed={i === selected}
               onClick={() => setSelected(i)}
               className={`w-full rounded-2xl border-2 bg-white p-5 text-start transition-colors ${
-                i === selected ? 'border-brand-600 shadow-md' : 'border-slate-200 hover:border-brand-200'
+                i === selected
+                  ? 'border-brand-600 shadow-md'
+                  : 'border-slate-200 hover:border-brand-200'
               }`}
             >
               <span className="flex items-center justify-between gap-3">
@@ -90,7 +92,9 @@ function GuidePicker({ guides, labels }: GuidePickerProps) {
         <h4 className="m-0 mt-5 text-sm font-semibold uppercase tracking-wider text-ink-600">
           {labels.preview}
         </h4>
-        <p className="m-0 mt-2 border-s-4 border-brand-200 ps-4 italic text-ink-700">{guide.preview}</p>
+        <p className="m-0 mt-2 border-s-4 border-brand-200 ps-4 italic text-ink-700">
+          {guide.preview}
+        </p>
         <form className="mt-6 space-y-3" noValidate>
           <p className="m-0 font-semibold text-ink-900">{labels.formTitle}</p>
           <div>

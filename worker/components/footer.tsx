@@ -5,11 +5,23 @@ import { FOOTER_MAIN, FOOTER_RESOURCES, TRUSTED_PLATFORMS } from './nav-data'
 import { NewsletterBox } from './newsletter-box'
 
 const SOCIAL = {
-  instagram: { label: 'Instagram', d: 'M7 2h10a5 5 0 0 1 5 5v10a5 5 0 0 1-5 5H7a5 5 0 0 1-5-5V7a5 5 0 0 1 5-5Z M12 16a4 4 0 1 0 0-8 4 4 0 0 0 0 8Z M17.5 6.5h.01' },
-  facebook: { label: 'Facebook', d: 'M18 2h-3a5 5 0 0 0-5 5v3H7v4h3v8h4v-8h3l1-4h-4V7a1 1 0 0 1 1-1h3Z' },
+  instagram: {
+    label: 'Instagram',
+    d: 'M7 2h10a5 5 0 0 1 5 5v10a5 5 0 0 1-5 5H7a5 5 0 0 1-5-5V7a5 5 0 0 1 5-5Z M12 16a4 4 0 1 0 0-8 4 4 0 0 0 0 8Z M17.5 6.5h.01',
+  },
+  facebook: {
+    label: 'Facebook',
+    d: 'M18 2h-3a5 5 0 0 0-5 5v3H7v4h3v8h4v-8h3l1-4h-4V7a1 1 0 0 1 1-1h3Z',
+  },
   twitter: { label: 'Twitter', d: 'M4 4l16 16 M20 4 4 20' },
-  linkedin: { label: 'LinkedIn', d: 'M4 3h16a1 1 0 0 1 1 1v16a1 1 0 0 1-1 1H4a1 1 0 0 1-1-1V4a1 1 0 0 1 1-1Z M8 10v7 M8 7v.01 M12 17v-4a2 2 0 0 1 4 0v4 M12 10v7' },
-  tiktok: { label: 'TikTok', d: 'M16 3c.4 2.6 2 4.2 4.5 4.5v3.2c-1.7 0-3.2-.5-4.5-1.4V15a6 6 0 1 1-6-6v3.3A2.8 2.8 0 1 0 12.8 15V3Z' },
+  linkedin: {
+    label: 'LinkedIn',
+    d: 'M4 3h16a1 1 0 0 1 1 1v16a1 1 0 0 1-1 1H4a1 1 0 0 1-1-1V4a1 1 0 0 1 1-1Z M8 10v7 M8 7v.01 M12 17v-4a2 2 0 0 1 4 0v4 M12 10v7',
+  },
+  tiktok: {
+    label: 'TikTok',
+    d: 'M16 3c.4 2.6 2 4.2 4.5 4.5v3.2c-1.7 0-3.2-.5-4.5-1.4V15a6 6 0 1 1-6-6v3.3A2.8 2.8 0 1 0 12.8 15V3Z',
+  },
 } as const
 
 const BADGES = [
@@ -28,7 +40,7 @@ export function Footer() {
   const year = new Date().getUTCFullYear()
   return (
     <footer className="bg-ink-900 text-slate-300">
-      <div className="container grid gap-10 py-14 md:grid-cols-2 lg:grid-cols-[1.4fr_1fr_1fr_1.4fr]">
+      <div className="container grid grid-cols-1 gap-10 py-14 md:grid-cols-2 lg:grid-cols-[1.4fr_1fr_1fr_1.4fr]">
         <div>
           <Logo inverted />
           <p className="mt-4 text-sm leading-relaxed">{t('footer.about_text')}</p>
@@ -42,7 +54,16 @@ export function Footer() {
                   rel="noopener noreferrer"
                   className="flex h-11 w-11 items-center justify-center rounded-full bg-white/10 text-white hover:bg-brand-600"
                 >
-                  <svg viewBox="0 0 24 24" className="h-5 w-5" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round" strokeLinejoin="round">
+                  <svg
+                    viewBox="0 0 24 24"
+                    className="h-5 w-5"
+                    aria-hidden="true"
+                    fill="none"
+                    stroke="currentColor"
+                    strokeWidth={2}
+                    strokeLinecap="round"
+                    strokeLinejoin="round"
+                  >
                     <path d={SOCIAL[key].d} />
                   </svg>
                   <span className="sr-only">
@@ -87,7 +108,7 @@ export function Footer() {
             <li className="flex items-center gap-2">
               <Icon name="mail" className="h-4 w-4 shrink-0" />
               <span className="sr-only">{t('footer.email_label')}: </span>
-              <a href={`mailto:${config.email}`} className={linkClass}>
+              <a href={`mailto:${config.email}`} className={linkClass + ' break-all'}>
                 {config.email}
               </a>
             </li>
@@ -126,7 +147,10 @@ export function Footer() {
             className="m-0 flex list-none flex-wrap gap-3 p-0 text-xs font-medium"
           >
             {BADGES.map((b) => (
-              <li key={b.key} className="flex items-center gap-2 rounded-full border border-white/15 px-3 py-1.5">
+              <li
+                key={b.key}
+                className="flex items-center gap-2 rounded-full border border-white/15 px-3 py-1.5"
+              >
                 <Icon name={b.icon} className="h-4 w-4 text-accent-400" />
                 {t(`footer.badges.${b.key}`)}
               </li>

@@ -35,4 +35,13 @@ export const FOOTER_RESOURCES = [
   { key: 'footer.refund', href: '/refund-policy' },
 ] as const
 
-export const TRUSTED_PLATFORMS = ['Amazon', 'Shopify', 'Etsy', 'TikTok Shop', 'Fiverr', 'Google', 'Meta', 'WooCommerce']
+export const TRUSTED_PLATFORMS = [
+  'Amazon',
+  'Shopify',
+  'Etsy',
+  'TikTok Shop',
+  'Fiverr',
+  'Google',
+  'Meta',
+  'WooCommerce',
+]

@@ -29,7 +29,10 @@ export function PageHero({
               {[{ label: t('common.home'), href: '/' }, ...crumbs].map((crumb, i, all) => (
                 <li key={i} className="flex items-center gap-1">
                   {crumb.href && i < all.length - 1 ? (
-                    <a href={crumb.href} className="text-brand-700 underline-offset-2 hover:underline">
+                    <a
+                      href={crumb.href}
+                      className="text-brand-700 underline-offset-2 hover:underline"
+                    >
                       {crumb.label}
                     </a>
                   ) : (
@@ -126,7 +129,10 @@ export function Faqs({ items }: { items: { q: string; a: string }[] }) {
         <details key={i} className="group px-5 py-4">
           <summary className="flex items-center justify-between gap-4 font-semibold text-ink-900">
             {item.q}
-            <Icon name="chevron" className="h-5 w-5 shrink-0 transition-transform group-open:rotate-180" />
+            <Icon
+              name="chevron"
+              className="h-5 w-5 shrink-0 transition-transform group-open:rotate-180"
+            />
           </summary>
           <p className="m-0 mt-3 leading-relaxed text-ink-700">{item.a}</p>
         </details>

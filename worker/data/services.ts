@@ -21,19 +21,84 @@ export type IconName =
   | 'pin'
 
 export const SERVICES: Service[] = [
-  { slug: 'amazon', key: 'amazon', icon: 'cart', related: ['ecommerce-marketing', 'graphic-design', 'content-writing'] },
-  { slug: 'shopify', key: 'shopify', icon: 'bag', related: ['web-development', 'email-marketing', 'ecommerce-marketing'] },
-  { slug: 'etsy', key: 'etsy', icon: 'store', related: ['graphic-design', 'social-media-marketing', 'content-writing'] },
-  { slug: 'ecommerce-marketing', key: 'ecommerce_marketing', icon: 'cart', related: ['amazon', 'shopify', 'email-marketing'] },
-  { slug: 'social-media-marketing', key: 'social_media_marketing', icon: 'megaphone', related: ['social-media-management', 'graphic-design', 'content-writing'] },
-  { slug: 'social-media-management', key: 'social_media_management', icon: 'calendar', related: ['social-media-marketing', 'graphic-design', 'content-writing'] },
-  { slug: 'email-marketing', key: 'email_marketing', icon: 'mail', related: ['shopify', 'content-writing', 'ecommerce-marketing'] },
-  { slug: 'affiliate-marketing', key: 'affiliate_marketing', icon: 'link', related: ['ecommerce-marketing', 'content-writing', 'saas-strategy'] },
-  { slug: 'web-development', key: 'web_development', icon: 'code', related: ['shopify', 'gmb-optimization', 'content-writing'] },
-  { slug: 'saas-strategy', key: 'saas_strategy', icon: 'rocket', related: ['email-marketing', 'content-writing', 'web-development'] },
-  { slug: 'content-writing', key: 'content_writing', icon: 'pen', related: ['web-development', 'email-marketing', 'social-media-management'] },
-  { slug: 'graphic-design', key: 'graphic_design', icon: 'palette', related: ['social-media-marketing', 'amazon', 'etsy'] },
-  { slug: 'gmb-optimization', key: 'gmb_optimization', icon: 'pin', related: ['web-development', 'content-writing', 'social-media-management'] },
+  {
+    slug: 'amazon',
+    key: 'amazon',
+    icon: 'cart',
+    related: ['ecommerce-marketing', 'graphic-design', 'content-writing'],
+  },
+  {
+    slug: 'shopify',
+    key: 'shopify',
+    icon: 'bag',
+    related: ['web-development', 'email-marketing', 'ecommerce-marketing'],
+  },
+  {
+    slug: 'etsy',
+    key: 'etsy',
+    icon: 'store',
+    related: ['graphic-design', 'social-media-marketing', 'content-writing'],
+  },
+  {
+    slug: 'ecommerce-marketing',
+    key: 'ecommerce_marketing',
+    icon: 'cart',
+    related: ['amazon', 'shopify', 'email-marketing'],
+  },
+  {
+    slug: 'social-media-marketing',
+    key: 'social_media_marketing',
+    icon: 'megaphone',
+    related: ['social-media-management', 'graphic-design', 'content-writing'],
+  },
+  {
+    slug: 'social-media-management',
+    key: 'social_media_management',
+    icon: 'calendar',
+    related: ['social-media-marketing', 'graphic-design', 'content-writing'],
+  },
+  {
+    slug: 'email-marketing',
+    key: 'email_marketing',
+    icon: 'mail',
+    related: ['shopify', 'content-writing', 'ecommerce-marketing'],
+  },
+  {
+    slug: 'affiliate-marketing',
+    key: 'affiliate_marketing',
+    icon: 'link',
+    related: ['ecommerce-marketing', 'content-writing', 'saas-strategy'],
+  },
+  {
+    slug: 'web-development',
+    key: 'web_development',
+    icon: 'code',
+    related: ['shopify', 'gmb-optimization', 'content-writing'],
+  },
+  {
+    slug: 'saas-strategy',
+    key: 'saas_strategy',
+    icon: 'rocket',
+    related: ['email-marketing', 'content-writing', 'web-development'],
+  },
+  {
+    slug: 'content-writing',
+    key: 'content_writing',
+    icon: 'pen',
+    related: ['web-development', 'email-marketing', 'social-media-management'],
+  },
+  {
+    slug: 'graphic-design',
+    key: 'graphic_design',
+    icon: 'palette',
+    related: ['social-media-marketing', 'amazon', 'etsy'],
+  },
+  {
+    slug: 'gmb-optimization',
+    key: 'gmb_optimization',
+    icon: 'pin',
+    related: ['web-development', 'content-writing', 'social-media-management'],
+  },
 ]
 
 /** Old and alternative paths that show another service's page (one canonical URL each). */

@@ -31,7 +31,7 @@ export function createTranslator(lang: Lang): Translator {
     if (fallback !== undefined) return fallback
     return key
   }) as Translator
-  t.data = <T,>(key: string): T => {
+  t.data = <T>(key: string): T => {
     const value = i18n.t(key, {}, lang) as unknown
     return (value === '' ? i18n.t(key, {}, 'en') : value) as T
   }

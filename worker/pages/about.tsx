@@ -9,7 +9,11 @@ export function AboutPage() {
   const { t } = usePage()
   return (
     <>
-      <PageHero title={t('about.title')} subtitle={t('about.subtitle')} crumbs={[{ label: t('nav.about') }]} />
+      <PageHero
+        title={t('about.title')}
+        subtitle={t('about.subtitle')}
+        crumbs={[{ label: t('nav.about') }]}
+      />
       <Section id="story" title={t('about.story_title')}>
         <div className="grid gap-10 lg:grid-cols-[1.4fr_1fr]">
           <div className="space-y-4 text-lg leading-relaxed text-ink-700">

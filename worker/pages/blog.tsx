@@ -29,7 +29,10 @@ function PostCard({ post }: { post: PostMeta }) {
           </a>
         </h2>
         <p className="m-0 mt-2 flex-1 text-ink-600">{t(`${base}.summary`)}</p>
-        <p className="m-0 mt-4 inline-flex items-center gap-1 font-semibold text-brand-700" aria-hidden="true">
+        <p
+          className="m-0 mt-4 inline-flex items-center gap-1 font-semibold text-brand-700"
+          aria-hidden="true"
+        >
           {t('common.read_more')}
           <Icon name="arrow" className="h-4 w-4" />
         </p>
@@ -42,7 +45,11 @@ export function BlogListPage() {
   const { t } = usePage()
   return (
     <>
-      <PageHero title={t('blog.title')} subtitle={t('blog.subtitle')} crumbs={[{ label: t('nav.blog') }]} />
+      <PageHero
+        title={t('blog.title')}
+        subtitle={t('blog.subtitle')}
+        crumbs={[{ label: t('nav.blog') }]}
+      />
       <section className="py-14">
         <ul className="container m-0 grid list-none gap-6 md:grid-cols-2 lg:grid-cols-3">
           {POSTS.map((post) => (

@@ -11,7 +11,11 @@ export function ContactPage() {
   const { t, config } = usePage()
   return (
     <>
-      <PageHero title={t('contact.title')} subtitle={t('contact.subtitle')} crumbs={[{ label: t('nav.contact') }]} />
+      <PageHero
+        title={t('contact.title')}
+        subtitle={t('contact.subtitle')}
+        crumbs={[{ label: t('nav.contact') }]}
+      />
       <section className="py-14">
         <div className="container grid gap-10 lg:grid-cols-[1fr_1.5fr]">
           <aside aria-labelledby="contact-details" className="space-y-6">
@@ -30,7 +34,11 @@ export function ContactPage() {
                 <li className="flex items-center gap-3">
                   <Icon name="phone" className="h-5 w-5 text-brand-600" />
                   <span className="sr-only">{t('footer.phone_label')}: </span>
-                  <a href={`tel:${config.phone.replace(/\s/g, '')}`} className="text-brand-700" dir="ltr">
+                  <a
+                    href={`tel:${config.phone.replace(/\s/g, '')}`}
+                    className="text-brand-700"
+                    dir="ltr"
+                  >
                     {config.phone}
                   </a>
                 </li>
@@ -67,7 +75,14 @@ export function ContactPage() {
                 <label htmlFor="contact-name" className={labelClass}>
                   {t('contact.name')}
                 </label>
-                <input id="contact-name" name="name" required maxLength={100} autoComplete="name" className={fieldClass} />
+                <input
+                  id="contact-name"
+                  name="name"
+                  required
+                  maxLength={100}
+                  autoComplete="name"
+                  className={fieldClass}
+                />
               </div>
               <div>
                 <label htmlFor="contact-email" className={labelClass}>
@@ -87,13 +102,25 @@ export function ContactPage() {
                 <label htmlFor="contact-company" className={labelClass}>
                   {t('contact.company')}
                 </label>
-                <input id="contact-company" name="company" maxLength={120} autoComplete="organization" className={fieldClass} />
+                <input
+                  id="contact-company"
+                  name="company"
+                  maxLength={120}
+                  autoComplete="organization"
+                  className={fieldClass}
+                />
               </div>
               <div>
                 <label htmlFor="contact-service" className={labelClass}>
                   {t('contact.service')}
                 </label>
-                <select id="contact-service" name="service" required className={fieldClass} defaultValue="">
+                <select
+                  id="contact-service"
+                  name="service"
+                  required
+                  className={fieldClass}
+                  defaultValue=""
+                >
                   <option value="" disabled>
                     {t('contact.service_placeholder')}
                   </option>

@@ -8,7 +8,11 @@ export function FaqPage() {
   const { t } = usePage()
   return (
     <>
-      <PageHero title={t('faq.title')} subtitle={t('faq.subtitle')} crumbs={[{ label: t('nav.faq') }]} />
+      <PageHero
+        title={t('faq.title')}
+        subtitle={t('faq.subtitle')}
+        crumbs={[{ label: t('nav.faq') }]}
+      />
       <section className="py-14">
         <div className="container max-w-3xl space-y-10">
           {t.data<Group[]>('faq.groups').map((group) => (

@@ -6,7 +6,8 @@ import { CtaBand, Section } from '../components/page-parts'
 import { findService, HOME_SERVICES } from '../data/services'
 import { usePage } from './context'
 
-export const HERO_IMAGES = [
+// Rendered in the streamed shell, so React emits a preload link for each (SPEC §9).
+const HERO_IMAGES = [
   { src: '/images/hero-dashboard.svg', width: 560, height: 400, key: 'hero.image_dashboard' },
   { src: '/images/hero-campaign.svg', width: 240, height: 150, key: 'hero.image_campaign' },
   { src: '/images/hero-orders.svg', width: 240, height: 120, key: 'hero.image_orders' },
@@ -50,7 +51,7 @@ export function HomePage() {
                 <span className="flex h-12 w-12 items-center justify-center rounded-xl bg-brand-600 text-white">
                   <Icon name={step.icon} className="h-6 w-6" />
                 </span>
-                <span aria-hidden="true" className="text-4xl font-extrabold text-slate-200">
+                <span aria-hidden="true" className="text-3xl font-extrabold text-slate-500">
                   {String(i + 1).padStart(2, '0')}
                 </span>
               </span>
@@ -97,7 +98,9 @@ function Hero() {
           <h1 className="m-0 mt-6 text-4xl font-extrabold leading-tight tracking-tight sm:text-5xl lg:text-6xl">
             {t('hero.title')}
           </h1>
-          <p className="m-0 mt-6 max-w-xl text-lg text-brand-100 sm:text-xl">{t('hero.subtitle')}</p>
+          <p className="m-0 mt-6 max-w-xl text-lg text-brand-100 sm:text-xl">
+            {t('hero.subtitle')}
+          </p>
           <div className="mt-8 flex flex-wrap gap-3">
             <a href="/contact" data-booking className="btn-accent">
               {t('common.book_consultation')}
@@ -161,8 +164,12 @@ function CoreServices() {
               <span className="flex h-12 w-12 items-center justify-center rounded-xl bg-brand-50 text-brand-700">
                 <Icon name={service.icon} className="h-6 w-6" />
               </span>
-              <h3 className="m-0 mt-4 text-xl font-bold">{t(`services.items.${service.key}.name`)}</h3>
-              <p className="m-0 mt-2 flex-1 text-ink-600">{t(`services.items.${service.key}.short`)}</p>
+              <h3 className="m-0 mt-4 text-xl font-bold">
+                {t(`services.items.${service.key}.name`)}
+              </h3>
+              <p className="m-0 mt-2 flex-1 text-ink-600">
+                {t(`services.items.${service.key}.short`)}
+              </p>
               <a
                 href={`/services/${slug}`}
                 className="mt-4 inline-flex items-center gap-1 font-semibold text-brand-700 no-underline hover:underline"
@@ -202,7 +209,10 @@ function Stats() {
         </h2>
         <dl className="m-0 mt-8 grid grid-cols-2 gap-6 lg:grid-cols-4">
           {stats.map((s) => (
-            <div key={s.key} className="flex flex-col-reverse items-center rounded-2xl bg-white/5 p-6 text-center">
+            <div
+              key={s.key}
+              className="flex flex-col-reverse items-center rounded-2xl bg-white/5 p-6 text-center"
+            >
               <dt className="mt-1 text-brand-100">{t(`home.stats.${s.key}`)}</dt>
               <dd className="m-0 text-4xl font-extrabold text-accent-400" dir="ltr">
                 {s.value}
@@ -238,16 +248,24 @@ function Testimonials() {
 
 function Guides() {
   const { t, lang } = usePage()
-  const texts = t.data<{ title: string; category: string; description: string; benefits: string[]; preview: string }[]>(
-    'home.guides',
-  )
+  const texts = t.data<
+    {
+      title: string
+      category: string
+      description: string
+      benefits: string[]
+      preview: string
+    }[]
+  >('home.guides')
   const number = new Intl.NumberFormat(lang)
   const decimal = new Intl.NumberFormat(lang, { minimumFractionDigits: 1 })
   return (
     <GuidePicker
       guides={texts.map((g, i) => ({
         ...g,
-        downloads: t('home.guide_downloads', { count: number.format(GUIDE_STATS[i].downloads) + '+' }),
+        downloads: t('home.guide_downloads', {
+          count: number.format(GUIDE_STATS[i].downloads) + '+',
+        }),
         rating: decimal.format(GUIDE_STATS[i].rating),
         ratingLabel: t('home.rating_label', { rating: decimal.format(GUIDE_STATS[i].rating) }),
       }))}
@@ -269,7 +287,10 @@ function Guides() {
 function ClosingCta() {
   const { t } = usePage()
   return (
-    <section aria-labelledby="closing-title" className="bg-gradient-to-br from-brand-700 to-brand-900 text-white">
+    <section
+      aria-labelledby="closing-title"
+      className="bg-gradient-to-br from-brand-700 to-brand-900 text-white"
+    >
       <div className="container py-16 text-center">
         <h2 id="closing-title" className="m-0 text-3xl font-extrabold sm:text-4xl">
           {t('home.cta_title')}

@@ -7,7 +7,7 @@ import { AuthPage } from './auth'
 import { BlogListPage, BlogPostPage } from './blog'
 import { ContactPage } from './contact'
 import { FaqPage } from './faq'
-import { HERO_IMAGES, HomePage } from './home'
+import { HomePage } from './home'
 import { LEGAL_PAGES, LegalPage } from './legal'
 import { NotFoundPage } from './not-found'
 import { PortfolioPage } from './portfolio'
@@ -23,17 +23,32 @@ pages.get('/', (c) =>
   c.render(<HomePage />, {
     title: c.var.t('meta.home_title'),
     description: c.var.t('meta.home_description'),
-    preloadImages: HERO_IMAGES.map((i) => i.src),
   }),
 )
 
 const simple = {
   '/about': { Page: AboutPage, title: 'about.title', description: 'about.meta_description' },
-  '/services': { Page: ServicesPage, title: 'services.title', description: 'services.meta_description' },
-  '/portfolio': { Page: PortfolioPage, title: 'portfolio.title', description: 'portfolio.meta_description' },
-  '/pricing': { Page: PricingPage, title: 'pricing.title', description: 'pricing.meta_description' },
+  '/services': {
+    Page: ServicesPage,
+    title: 'services.title',
+    description: 'services.meta_description',
+  },
+  '/portfolio': {
+    Page: PortfolioPage,
+    title: 'portfolio.title',
+    description: 'portfolio.meta_description',
+  },
+  '/pricing': {
+    Page: PricingPage,
+    title: 'pricing.title',
+    description: 'pricing.meta_description',
+  },
   '/faq': { Page: FaqPage, title: 'faq.title', description: 'faq.meta_description' },
-  '/contact': { Page: ContactPage, title: 'contact.title', description: 'contact.meta_description' },
+  '/contact': {
+    Page: ContactPage,
+    title: 'contact.title',
+    description: 'contact.meta_description',
+  },
   '/auth': { Page: AuthPage, title: 'auth.title', description: 'auth.meta_description' },
   '/blog': { Page: BlogListPage, title: 'blog.title', description: 'blog.meta_description' },
 }

@@ -16,7 +16,9 @@ type LegalSection = { heading: string; paragraphs: string[]; items: string[] }
 export function LegalPage({ page }: { page: LegalKey }) {
   const { t, lang, config } = usePage()
   const fill = (s: string) => s.replaceAll('{{email}}', config.email)
-  const updated = new Intl.DateTimeFormat(lang, { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(UPDATED))
+  const updated = new Intl.DateTimeFormat(lang, { dateStyle: 'long', timeZone: 'UTC' }).format(
+    new Date(UPDATED),
+  )
   return (
     <>
       <PageHero title={t(`legal.${page}.title`)} crumbs={[{ label: t(`legal.${page}.title`) }]}>
@@ -25,7 +27,9 @@ export function LegalPage({ page }: { page: LegalKey }) {
         </p>
       </PageHero>
       <article className="container max-w-3xl pb-16 text-ink-700">
-        <p className="m-0 text-lg leading-relaxed">{t(`legal.${page}.intro`, { email: config.email })}</p>
+        <p className="m-0 text-lg leading-relaxed">
+          {t(`legal.${page}.intro`, { email: config.email })}
+        </p>
         {t.data<LegalSection[]>(`legal.${page}.sections`).map((s, i) => (
           <section key={i} className="mt-8">
             <h2 className="m-0 text-xl font-bold text-ink-900">{s.heading}</h2>

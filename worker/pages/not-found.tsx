@@ -13,7 +13,7 @@ export function NotFoundPage() {
   const { t } = usePage()
   return (
     <section className="container py-20 text-center">
-      <p className="m-0 text-6xl font-extrabold text-brand-200" aria-hidden="true">
+      <p className="m-0 text-6xl font-extrabold text-brand-500" aria-hidden="true">
         404
       </p>
       <h1 className="m-0 mt-4 text-4xl font-extrabold">{t('not_found.title')}</h1>

@@ -17,21 +17,32 @@ export function PortfolioPage() {
   const { t } = usePage()
   return (
     <>
-      <PageHero title={t('portfolio.title')} subtitle={t('portfolio.subtitle')} crumbs={[{ label: t('nav.portfolio') }]} />
+      <PageHero
+        title={t('portfolio.title')}
+        subtitle={t('portfolio.subtitle')}
+        crumbs={[{ label: t('nav.portfolio') }]}
+      />
       <section className="py-14">
         <ul className="container m-0 grid list-none gap-8 lg:grid-cols-2">
           {t.data<Case[]>('portfolio.cases').map((c) => (
             <li key={c.title}>
               <article className="card flex h-full flex-col">
                 <p className="m-0 flex flex-wrap gap-2 text-xs font-semibold">
-                  <span className="rounded-full bg-brand-50 px-3 py-1 text-brand-700">{c.platform}</span>
-                  <span className="rounded-full bg-slate-100 px-3 py-1 text-ink-700">{c.service}</span>
+                  <span className="rounded-full bg-brand-50 px-3 py-1 text-brand-700">
+                    {c.platform}
+                  </span>
+                  <span className="rounded-full bg-slate-100 px-3 py-1 text-ink-700">
+                    {c.service}
+                  </span>
                 </p>
                 <h2 className="m-0 mt-4 text-2xl font-bold">{c.title}</h2>
                 <p className="m-0 mt-1 text-ink-600">{c.client}</p>
                 <dl className="m-0 mt-5 grid grid-cols-3 gap-3">
                   {c.results.map((r) => (
-                    <div key={r.label} className="flex flex-col-reverse rounded-xl bg-brand-50 p-3 text-center">
+                    <div
+                      key={r.label}
+                      className="flex flex-col-reverse rounded-xl bg-brand-50 p-3 text-center"
+                    >
                       <dt className="mt-1 text-xs text-ink-700">{r.label}</dt>
                       <dd className="m-0 text-xl font-extrabold text-brand-700" dir="ltr">
                         {r.value}

@@ -4,10 +4,18 @@ import { usePage } from './context'
 
 export function PricingPage() {
   const { t, lang } = usePage()
-  const money = new Intl.NumberFormat(lang, { style: 'currency', currency: CURRENCY, maximumFractionDigits: 0 })
+  const money = new Intl.NumberFormat(lang, {
+    style: 'currency',
+    currency: CURRENCY,
+    maximumFractionDigits: 0,
+  })
   return (
     <>
-      <PageHero title={t('pricing.title')} subtitle={t('pricing.subtitle')} crumbs={[{ label: t('nav.pricing') }]} />
+      <PageHero
+        title={t('pricing.title')}
+        subtitle={t('pricing.subtitle')}
+        crumbs={[{ label: t('nav.pricing') }]}
+      />
       <section className="py-14">
         <div className="container">
           <ul className="m-0 grid list-none gap-6 p-0 md:grid-cols-2 xl:grid-cols-4">
@@ -35,7 +43,10 @@ export function PricingPage() {
                       </>
                     )}
                   </p>
-                  <CheckList items={t.data<string[]>(`${base}.features`)} className="mt-6 flex-1 text-sm" />
+                  <CheckList
+                    items={t.data<string[]>(`${base}.features`)}
+                    className="mt-6 flex-1 text-sm"
+                  />
                   <a
                     href="/contact"
                     className={`mt-6 ${tier.popular ? 'btn-primary' : 'btn-ghost'}`}

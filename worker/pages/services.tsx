@@ -31,7 +31,11 @@ export function ServicesPage() {
   const { t } = usePage()
   return (
     <>
-      <PageHero title={t('services.title')} subtitle={t('services.subtitle')} crumbs={[{ label: t('nav.services') }]} />
+      <PageHero
+        title={t('services.title')}
+        subtitle={t('services.subtitle')}
+        crumbs={[{ label: t('nav.services') }]}
+      />
       <section className="py-14">
         <ul className="container m-0 grid list-none gap-6 sm:grid-cols-2 lg:grid-cols-3">
           {SERVICES.map((s) => (
@@ -82,7 +86,10 @@ export function ServicePage({ service }: { service: Service }) {
         </div>
       </section>
       <Section id="deliverables" title={t('services.deliverables_title')} className="bg-slate-50">
-        <CheckList items={t.data<string[]>(`${base}.deliverables`)} className="grid gap-4 md:grid-cols-2 md:space-y-0" />
+        <CheckList
+          items={t.data<string[]>(`${base}.deliverables`)}
+          className="grid gap-4 md:grid-cols-2 md:space-y-0"
+        />
       </Section>
       <Section id="process" title={t('services.process_title')}>
         <ol className="m-0 grid list-none gap-6 p-0 sm:grid-cols-2 lg:grid-cols-4">

@@ -1,0 +1,1 @@
+export function compare(en: unknown, other: unknown, path?: string, problems?: string[]): string[]

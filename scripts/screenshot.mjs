@@ -1,0 +1,37 @@
+// Screenshots of a page in a language and viewport, to look at what visitors see.
+// Usage: node scripts/screenshot.mjs [path] [lang] [desktop|phone] [out.png] [--full]
+import { chromium } from 'playwright-core'
+
+const [path = '/', lang = 'en', device = 'desktop', out = `/tmp/shot-${lang}-${device}.png`] =
+  process.argv.slice(2).filter((a) => !a.startsWith('--'))
+const full = process.argv.includes('--full')
+const base = process.env.BASE_URL ?? 'http://127.0.0.1:8787'
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
+})
+const viewport = device === 'phone' ? { width: 390, height: 844 } : { width: 1366, height: 900 }
+const page = await browser.newPage({ viewport, deviceScaleFactor: 1 })
+await page.goto(`${base}${path}${path.includes('?') ? '&' : '?'}lang=${lang}`, {
+  waitUntil: 'networkidle',
+})
+const clipArg = process.argv.find((a) => a.startsWith('--from='))
+if (clipArg) {
+  const y = Number(clipArg.slice(7))
+  await page.screenshot({
+    path: out,
+    fullPage: true,
+    clip: { x: 0, y, width: viewport.width, height: viewport.height * 2 },
+  })
+} else await page.screenshot({ path: out, fullPage: full })
+await browser.close()
+console.log(out)

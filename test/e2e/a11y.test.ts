@@ -1,0 +1,81 @@
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { chromium, type Browser } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { LANGS } from '../../client/lib/languages'
+import { CHROMIUM_ARGS, PHONE } from './browser'
+
+const axeSource = readFileSync(
+  createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
+  'utf8',
+)
+
+/** One page of each template; the route tests cover that every path renders its template. */
+const PAGES = [
+  '/',
+  '/about',
+  '/services',
+  '/services/amazon',
+  '/portfolio',
+  '/pricing',
+  '/faq',
+  '/contact',
+  '/auth',
+  '/blog',
+  '/blog/shopify-seo-guide',
+  '/privacy-policy',
+  '/no-such-page',
+]
+
+let browser: Browser
+beforeAll(async () => {
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: CHROMIUM_ARGS,
+  })
+})
+afterAll(() => browser?.close())
+
+type Violation = { id: string; impact: string; nodes: { target: string[] }[] }
+
+async function audit(path: string, viewport = { width: 1280, height: 900 }) {
+  // axe is injected as a script, which the site's CSP rightly refuses: bypass it for the audit only.
+  const context = await browser.newContext({
+    baseURL: inject('baseURL'),
+    viewport,
+    bypassCSP: true,
+  })
+  const page = await context.newPage()
+  await page.goto(path)
+  await page.waitForSelector('body[data-hydrated]', { state: 'attached' })
+  await page.addScriptTag({ content: axeSource })
+  const violations: Violation[] = await page.evaluate(async () => {
+    // @ts-expect-error injected above
+    const result = await window.axe.run(document, {
+      runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'],
+    })
+    return result.violations
+  })
+  await context.close()
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map(
+      (v) =>
+        `${v.id}: ${v.nodes
+          .map((n) => n.target.join(' '))
+          .slice(0, 3)
+          .join(', ')}`,
+    )
+}
+
+describe.each(LANGS)('axe in %s', (lang) => {
+  it.each(PAGES)(`%s has no serious or critical violation`, async (path) => {
+    expect(await audit(`${path}?lang=${lang}`)).toEqual([])
+  })
+})
+
+describe('axe on a phone', () => {
+  it.each(['en', 'ar'])('home in %s', async (lang) => {
+    expect(await audit(`/?lang=${lang}`, PHONE)).toEqual([])
+  })
+})

@@ -1,0 +1,13 @@
+import { applyD1Migrations, env, type D1Migration } from 'cloudflare:test'
+
+declare global {
+  namespace Cloudflare {
+    interface Env {
+      DB: D1Database
+      TEST_MIGRATIONS: D1Migration[]
+    }
+  }
+}
+
+// Applies only what is not applied yet, so running it per test file is safe.
+await applyD1Migrations(env.DB, env.TEST_MIGRATIONS)

@@ -1,0 +1,19 @@
+import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-pool-workers'
+import { defineConfig } from 'vitest/config'
+import { clientAssets } from './vite.config'
+
+// Worker tests run inside workerd with the wrangler.toml bindings and a migrated local D1.
+export default defineConfig(async () => ({
+  plugins: [
+    clientAssets(),
+    cloudflareTest({
+      main: './worker/index.ts',
+      wrangler: { configPath: './wrangler.toml' },
+      miniflare: { bindings: { TEST_MIGRATIONS: await readD1Migrations('./migrations') } },
+    }),
+  ],
+  test: {
+    include: ['test/worker/**/*.test.{ts,tsx}'],
+    setupFiles: ['./test/setup/apply-migrations.ts'],
+  },
+}))
