@@ -40,7 +40,8 @@ let server: ChildProcess | undefined
 /** Builds the site, migrates a fresh local D1 and serves it as `npm start` does. */
 export default async function setup(project: TestProject) {
   const run = (cmd: string, args: string[]) => execFileSync(cmd, args, { stdio: 'inherit' })
-  if (!process.env.E2E_SKIP_BUILD) run('npx', ['vite', 'build', '--logLevel', 'warn'])
+  if (!process.env.E2E_SKIP_BUILD)
+    run('npm', ['run', 'build', '--silent', '--', '--logLevel', 'warn'])
   rmSync(STATE, { recursive: true, force: true })
   run('npx', [
     'wrangler',
@@ -80,6 +81,10 @@ export default async function setup(project: TestProject) {
   project.provide('baseURL', baseURL)
   return () => {
     // npx leaves wrangler and workerd behind unless the whole group goes.
-    if (server?.pid) process.kill(-server.pid, 'SIGTERM')
+    try {
+      if (server?.pid) process.kill(-server.pid, 'SIGTERM')
+    } catch {
+      // already gone
+    }
   }
 }
