@@ -87,6 +87,25 @@ describe('navigation bar and footer', () => {
     await page.context().close()
   })
 
+  it('fits the desktop bar on a 1280 px screen in every language', async () => {
+    for (const lang of ['en', 'es', 'fr', 'de', 'ar', 'pt']) {
+      const page = await open(`/?lang=${lang}`, { viewport: { width: 1280, height: 800 } })
+      const [scrollWidth, width] = await page.evaluate(() => [
+        document.documentElement.scrollWidth,
+        innerWidth,
+      ])
+      expect(scrollWidth, lang).toBeLessThanOrEqual(width)
+      const cta = (await page
+        .locator('header a[href="/contact"].btn-primary')
+        .first()
+        .boundingBox())!
+      expect(cta.x, lang).toBeGreaterThanOrEqual(0)
+      expect(cta.x + cta.width, lang).toBeLessThanOrEqual(width)
+      expect(cta.height, `${lang}: one line`).toBeLessThan(48)
+      await page.context().close()
+    }
+  })
+
   it('has the footer menus, contact details, badges and the current year', async () => {
     const page = await open('/about')
     const footer = page.locator('footer')

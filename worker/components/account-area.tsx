@@ -10,11 +10,11 @@ export function AccountArea() {
     <>
       <a
         href="/auth"
-        className="rounded-md px-3 py-2 text-center text-sm font-semibold text-ink-900 no-underline hover:bg-slate-100"
+        className="whitespace-nowrap rounded-md px-3 py-2 text-center text-sm font-semibold text-ink-900 no-underline hover:bg-slate-100"
       >
         {t('nav.sign_in')}
       </a>
-      <a href="/contact" className="btn-primary px-4 py-2 text-sm">
+      <a href="/contact" className="btn-primary whitespace-nowrap px-4 py-2 text-sm">
         {t('common.get_started')}
       </a>
     </>

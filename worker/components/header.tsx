@@ -9,7 +9,7 @@ const isCurrent = (path: string, href: string) =>
   href === '/' ? path === '/' : path === href || path.startsWith(href + '/')
 
 const linkClass =
-  'block rounded-md px-3 py-2 text-sm font-medium text-ink-700 no-underline hover:bg-slate-100 hover:text-ink-900 aria-[current=page]:text-brand-700 aria-[current=page]:font-semibold'
+  'block whitespace-nowrap rounded-md px-2.5 py-2 text-sm font-medium text-ink-700 no-underline hover:bg-slate-100 hover:text-ink-900 aria-[current=page]:text-brand-700 aria-[current=page]:font-semibold'
 
 /** Sticky site navigation (SPEC §2). Menus are <details> so they work without JavaScript. */
 export function Header() {
@@ -18,8 +18,8 @@ export function Header() {
     <header className="sticky top-0 z-40 border-b border-slate-200 bg-white/95 backdrop-blur">
       <div className="container relative flex h-16 items-center justify-between gap-4">
         <Logo />
-        <nav aria-label={t('nav.main_label')} className="hidden lg:block">
-          <ul className="m-0 flex list-none items-center gap-1 p-0">
+        <nav aria-label={t('nav.main_label')} className="hidden xl:block">
+          <ul className="m-0 flex list-none items-center gap-0.5 p-0">
             {MAIN_NAV.map((item) => (
               <li key={item.href}>
                 {item.href === '/services' ? (
@@ -37,7 +37,7 @@ export function Header() {
             ))}
           </ul>
         </nav>
-        <div className="hidden items-center gap-2 lg:flex">
+        <div className="hidden items-center gap-2 xl:flex">
           <LanguageMenu />
           <AccountArea />
         </div>
@@ -108,8 +108,12 @@ function LanguageMenu() {
     <details data-menu className="relative">
       <summary className={linkClass + ' flex items-center gap-1.5'}>
         <Icon name="globe" className="h-4 w-4" />
-        <span className="sr-only">{t('nav.language')}: </span>
-        {LANGUAGE_NAMES[lang]}
+        <span className="sr-only">
+          {t('nav.language')}: {LANGUAGE_NAMES[lang]}
+        </span>
+        <span aria-hidden="true" className="uppercase">
+          {lang}
+        </span>
         <Icon name="chevron" className="chevron h-4 w-4 transition-transform" />
       </summary>
       <LanguageLinks className="absolute end-0 top-full z-50 m-0 mt-2 w-44 list-none rounded-xl border border-slate-200 bg-white p-2 shadow-lg" />
@@ -120,7 +124,7 @@ function LanguageMenu() {
 function MobileMenu() {
   const { t, path } = usePage()
   return (
-    <details data-menu className="lg:hidden">
+    <details data-menu className="xl:hidden">
       <summary className="flex items-center gap-2 rounded-lg border border-slate-300 px-3 py-2 text-sm font-semibold text-ink-900">
         <Icon name="menu" />
         {t('nav.menu')}
