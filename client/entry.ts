@@ -1,34 +1,60 @@
 import '@unocss/reset/tailwind.css'
 import 'virtual:uno.css'
 import './styles/base.css'
-import { createElement } from 'react'
-import { hydrateRoot } from 'react-dom/client'
 import type { Island } from './island'
-import { ISLAND_ATTR, PROPS_ATTR } from './island'
+import { HYDRATE_ATTR, ISLAND_ATTR, PROPS_ATTR } from './island'
 import { enhanceDisclosures } from './enhance/disclosure'
 import { enhanceLanguageMenu } from './enhance/language'
 import { enhanceNavigation, enhanceScrollButtons } from './enhance/navigation'
 
-// Each island is its own chunk, fetched only by pages that render it.
+// Each island is its own chunk, fetched only by pages that render it; React itself is fetched
+// with the first island that hydrates, so a page whose islands are below the fold starts with
+// a few kilobytes of script.
 const islands = import.meta.glob<{ default: Island<never> }>('./islands/*.tsx')
 
-async function hydrateIslands() {
-  const markers = document.querySelectorAll<HTMLElement>(`[${ISLAND_ATTR}]:not([data-hydrated])`)
-  await Promise.all(
-    [...markers].map(async (el) => {
-      const name = el.getAttribute(ISLAND_ATTR)
-      const load = islands[`./islands/${name}.tsx`]
-      if (!load) return console.error(`Unknown island "${name}"`)
-      const { default: island } = await load()
-      const props = JSON.parse(el.getAttribute(PROPS_ATTR) ?? '{}')
-      el.setAttribute('data-hydrated', '')
-      hydrateRoot(el, createElement(island.island.Component, props))
-    }),
+async function hydrate(el: HTMLElement) {
+  if (el.hasAttribute('data-hydrated')) return
+  el.setAttribute('data-hydrated', '')
+  const name = el.getAttribute(ISLAND_ATTR)
+  const load = islands[`./islands/${name}.tsx`]
+  if (!load) return console.error(`Unknown island "${name}"`)
+  const [{ default: island }, { createElement }, { hydrateRoot }] = await Promise.all([
+    load(),
+    import('react'),
+    import('react-dom/client'),
+  ])
+  const props = JSON.parse(el.getAttribute(PROPS_ATTR) ?? '{}')
+  hydrateRoot(el, createElement(island.island.Component, props))
+  el.setAttribute('data-hydrated', 'done')
+}
+
+/** Islands hydrate when they come near the viewport, or at load / when idle if they ask to. */
+function scheduleIslands() {
+  const markers = [...document.querySelectorAll<HTMLElement>(`[${ISLAND_ATTR}]`)]
+  const nearView = new IntersectionObserver(
+    (entries) => {
+      for (const entry of entries) {
+        if (!entry.isIntersecting) continue
+        nearView.unobserve(entry.target)
+        hydrate(entry.target.closest<HTMLElement>(`[${ISLAND_ATTR}]`)!)
+      }
+    },
+    { rootMargin: '300px' },
   )
+  const idle = window.requestIdleCallback ?? ((fn: () => void) => setTimeout(fn, 200))
+  const eager: Promise<void>[] = []
+  for (const el of markers) {
+    const when = el.getAttribute(HYDRATE_ATTR)
+    if (when === 'load') eager.push(hydrate(el))
+    else if (when === 'idle') idle(() => hydrate(el))
+    // display: contents markers have no box of their own: watch their first child.
+    else nearView.observe(el.firstElementChild ?? el)
+  }
+  return Promise.all(eager)
 }
 
 enhanceLanguageMenu()
 enhanceDisclosures()
 enhanceNavigation()
 enhanceScrollButtons()
-hydrateIslands().finally(() => document.body.setAttribute('data-hydrated', ''))
+scheduleIslands().finally(() => document.body.setAttribute('data-hydrated', ''))

@@ -6,6 +6,10 @@ export type Serializable =
 
 export const ISLAND_ATTR = 'data-island'
 export const PROPS_ATTR = 'data-props'
+export const HYDRATE_ATTR = 'data-hydrate'
+
+/** When the browser hydrates an island: near the viewport (default), at load, or when idle. */
+export type HydrateWhen = 'visible' | 'load' | 'idle'
 
 export interface Island<P> {
   (props: P): React.JSX.Element
@@ -20,9 +24,14 @@ export interface Island<P> {
 export function defineIsland<P extends { [K in keyof P]: Serializable | undefined }>(
   name: string,
   Component: ComponentType<P>,
+  hydrate: HydrateWhen = 'visible',
 ): Island<P> {
   function IslandMarker(props: P) {
-    const markerProps = { [ISLAND_ATTR]: name, [PROPS_ATTR]: JSON.stringify(props) }
+    const markerProps = {
+      [ISLAND_ATTR]: name,
+      [PROPS_ATTR]: JSON.stringify(props),
+      [HYDRATE_ATTR]: hydrate === 'visible' ? undefined : hydrate,
+    }
     return (
       <div {...markerProps} className="contents">
         <Component {...props} />

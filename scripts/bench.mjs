@@ -5,9 +5,9 @@
 //     Node (same V8 as workerd) with V8's helper threads off (--single-threaded), so that
 //     process.cpuUsage() counts the one thread a Worker's CPU limit counts, GC included.
 // Flags: --no-build (use dist/ as it is), --runs N (render samples per page, default 40).
-import { spawn, execFileSync } from 'node:child_process'
+import { execFileSync } from 'node:child_process'
+import { CHROMIUM_ARGS, CHROMIUM_PATH, startServer } from './lib/server.mjs'
 import { readFileSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { brotliCompressSync, gzipSync, constants } from 'node:zlib'
 import { chromium } from 'playwright-core'
 
@@ -29,53 +29,8 @@ const brotli = (b) =>
   brotliCompressSync(b, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length
 
 // ---- 1. bytes of the home page ---------------------------------------------------------------
-const port = await new Promise((resolve) => {
-  const srv = createServer().listen(0, '127.0.0.1', () => {
-    const { port } = srv.address()
-    srv.close(() => resolve(port))
-  })
-})
-const server = spawn(
-  'npx',
-  [
-    'wrangler',
-    'dev',
-    '--ip',
-    '127.0.0.1',
-    '--port',
-    String(port),
-    '--log-level',
-    'error',
-    '--persist-to',
-    '.wrangler/bench-state',
-  ],
-  {
-    detached: true,
-    stdio: 'ignore',
-    env: { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: 'false' },
-  },
-)
-const base = `http://127.0.0.1:${port}`
-for (let i = 0; i < 240; i++) {
-  try {
-    if ((await fetch(base + '/favicon.svg')).ok) break
-  } catch {}
-  await new Promise((r) => setTimeout(r, 250))
-}
-
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ],
-})
+const { baseURL: base, stop } = await startServer({ persistTo: '.wrangler/bench-state' })
+const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS })
 const totals = {}
 for (const [label, viewport] of [
   ['desktop', { width: 1366, height: 900 }],
@@ -101,7 +56,7 @@ for (const [label, viewport] of [
   totals[label] = sum
 }
 await browser.close()
-process.kill(-server.pid, 'SIGTERM')
+stop()
 
 console.log('\nHome page transfer (raw / gzip / brotli):')
 for (const [label, sum] of Object.entries(totals)) {

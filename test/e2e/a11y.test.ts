@@ -3,7 +3,8 @@ import { createRequire } from 'node:module'
 import { chromium, type Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { LANGS } from '../../client/lib/languages'
-import { CHROMIUM_ARGS, PHONE } from './browser'
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/lib/server.mjs'
+import { PHONE } from './browser'
 
 const axeSource = readFileSync(
   createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
@@ -30,7 +31,7 @@ const PAGES = [
 let browser: Browser
 beforeAll(async () => {
   browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath: CHROMIUM_PATH,
     args: CHROMIUM_ARGS,
   })
 })

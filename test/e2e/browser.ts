@@ -1,16 +1,8 @@
 import { chromium, type Browser, type Page } from 'playwright-core'
 import { afterAll, beforeAll, inject } from 'vitest'
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/lib/server.mjs'
 
-export const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-]
+export { CHROMIUM_ARGS } from '../../scripts/lib/server.mjs'
 
 export const DESKTOP = { width: 1366, height: 900 }
 export const PHONE = { width: 390, height: 844 }
@@ -20,7 +12,7 @@ export function useBrowser() {
   let browser: Browser
   beforeAll(async () => {
     browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      executablePath: CHROMIUM_PATH,
       args: CHROMIUM_ARGS,
     })
   })
@@ -48,7 +40,16 @@ export function useBrowser() {
   }
 }
 
-/** Resolves once the client bundle has hydrated every island on the page. */
+/** Resolves once the client bundle has run (menus, language links, eager islands). */
 export async function hydrated(page: Page) {
   await page.waitForSelector('body[data-hydrated]', { state: 'attached' })
+}
+
+/** Brings an island into view and resolves once it has hydrated (islands wait for the viewport). */
+export async function island(page: Page, name: string) {
+  const marker = page.locator(`[data-island="${name}"]`).first()
+  await hydrated(page)
+  await marker.locator(':scope > *').first().scrollIntoViewIfNeeded()
+  await page.waitForSelector(`[data-island="${name}"][data-hydrated="done"]`, { state: 'attached' })
+  return marker
 }

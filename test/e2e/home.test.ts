@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { hydrated, PHONE, useBrowser } from './browser'
+import { hydrated, island, PHONE, useBrowser } from './browser'
 
 const { open } = useBrowser()
 
@@ -60,7 +60,7 @@ describe('home page', () => {
 
   it('loops the testimonial carousel with buttons, keys and drag, without layout shift', async () => {
     const page = await open('/')
-    await hydrated(page)
+    await island(page, 'testimonial-carousel')
     const region = page.getByRole('region', { name: 'Client testimonials' })
     expect(await region.getByRole('group').count()).toBe(8)
     await region.scrollIntoViewIfNeeded()
@@ -115,7 +115,7 @@ describe('home page', () => {
 
   it('selects the first guide by default and another on click', async () => {
     const page = await open('/')
-    await hydrated(page)
+    await island(page, 'guide-picker')
     const guides = page.locator('#guides')
     const cards = guides.getByRole('button', { pressed: true })
     expect(await cards.count()).toBe(1)

@@ -1,0 +1,90 @@
+// Serves the production build with `wrangler dev` on a free loopback port, as `npm start` does,
+// for the browser tests, the bench and Lighthouse.
+import { spawn, execFileSync } from 'node:child_process'
+import { createServer } from 'node:net'
+
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = createServer()
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address()
+      srv.close(() => resolve(port))
+    })
+    srv.on('error', reject)
+  })
+}
+
+/** Migrates the D1 in `persistTo`, starts wrangler dev on the build, resolves once it answers. */
+export async function startServer({ persistTo, vars = {} }) {
+  execFileSync(
+    'npx',
+    [
+      'wrangler',
+      'd1',
+      'migrations',
+      'apply',
+      'DB',
+      '--local',
+      '--config',
+      'wrangler.toml',
+      '--persist-to',
+      persistTo,
+    ],
+    { stdio: ['ignore', 'ignore', 'inherit'] },
+  )
+  const port = await freePort()
+  const varArgs = Object.entries(vars).flatMap(([k, v]) => ['--var', `${k}:${v}`])
+  // Detached: npx leaves wrangler and workerd behind unless the whole process group is ended.
+  const child = spawn(
+    'npx',
+    [
+      'wrangler',
+      'dev',
+      '--ip',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--persist-to',
+      persistTo,
+      '--log-level',
+      'warn',
+      ...varArgs,
+    ],
+    {
+      detached: true,
+      stdio: ['ignore', 'inherit', 'inherit'],
+      env: { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: 'false' },
+    },
+  )
+  const baseURL = `http://127.0.0.1:${port}`
+  const stop = () => {
+    try {
+      process.kill(-child.pid, 'SIGTERM')
+    } catch {
+      // already gone
+    }
+  }
+  const deadline = Date.now() + 90_000
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(baseURL + '/favicon.svg')).ok) return { baseURL, stop }
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 250))
+  }
+  stop()
+  throw new Error(`wrangler dev did not answer on ${baseURL}`)
+}
+
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+]
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
