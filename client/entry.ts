@@ -6,6 +6,8 @@ import { HYDRATE_ATTR, ISLAND_ATTR, PROPS_ATTR } from './island'
 import { enhanceDisclosures } from './enhance/disclosure'
 import { enhanceLanguageMenu } from './enhance/language'
 import { enhanceNavigation, enhanceScrollButtons } from './enhance/navigation'
+import { enhanceNotices } from './enhance/notices'
+import { enhanceWelcomePopup } from './enhance/welcome-popup'
 
 // Each island is its own chunk, fetched only by pages that render it; React itself is fetched
 // with the first island that hydrates, so a page whose islands are below the fold starts with
@@ -57,4 +59,6 @@ enhanceLanguageMenu()
 enhanceDisclosures()
 enhanceNavigation()
 enhanceScrollButtons()
+enhanceNotices()
+enhanceWelcomePopup()
 scheduleIslands().finally(() => document.body.setAttribute('data-hydrated', ''))

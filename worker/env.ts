@@ -6,6 +6,8 @@ import type { SiteConfig } from './config'
 export interface Bindings {
   DB: D1Database
   ASSETS?: Fetcher
+  /** Per-IP limit on lead submissions ([[ratelimits]] in wrangler.toml). */
+  LEAD_LIMITER?: RateLimit
   ENVIRONMENT: string
   SITE_URL: string
   AGENCY_EMAIL: string

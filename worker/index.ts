@@ -4,6 +4,7 @@ import { readConfig } from './config'
 import type { AppEnv } from './env'
 import { i18n } from './middleware/i18n'
 import { security } from './middleware/security'
+import { leads } from './api/leads'
 import { pages, renderNotFound } from './pages'
 import { renderer } from './renderer'
 
@@ -18,6 +19,7 @@ app.use(async function config(c, next) {
 app.use(i18n())
 app.use(renderer())
 
+app.route('/api', leads)
 app.route('/', pages)
 app.notFound(renderNotFound)
 app.onError((err, c) => {

@@ -5,6 +5,7 @@ import clientAssets from 'virtual:client-assets'
 import { dirOf, isLang, LANG_STORAGE_KEY, LANGS } from '../client/lib/languages'
 import { Footer } from './components/footer'
 import { Header } from './components/header'
+import { NoticeHost, WelcomePopup } from './components/welcome-popup'
 import type { AppEnv } from './env'
 import { langHref, usePage } from './pages/context'
 
@@ -92,6 +93,8 @@ function Document({ title, description, canonicalPath, langSource, children }: D
           {children}
         </main>
         <Footer />
+        <WelcomePopup />
+        <NoticeHost />
       </body>
     </html>
   )

@@ -1,8 +1,13 @@
-import { useState } from 'react'
+import { useState, type FormEvent } from 'react'
+import { Field, Honeypot, Spinner } from '../components/field'
 import { Icon } from '../components/icon'
 import { defineIsland } from '../island'
+import { notify } from '../lib/notices'
+import { reportLead } from '../lib/trackers'
+import { formValues, useLeadForm, type ErrorTexts } from '../lib/use-lead-form'
 
 export type Guide = {
+  slug: string
   title: string
   category: string
   description: string
@@ -25,14 +30,51 @@ export type GuidePickerProps = {
     name: string
     email: string
     submit: string
+    submitting: string
     privacy: string
+    honeypot: string
+    thanksTitle: string
+    thanksText: string
+    downloadAgain: string
   }
+  /** "{{title}}" in `downloadText` is filled in with the guide's title. */
+  notices: ErrorTexts & { missingText: string; downloadTitle: string; downloadText: string }
+}
+
+/** Starts a download of a same-origin file without leaving the page. */
+function download(url: string) {
+  const a = document.createElement('a')
+  a.href = url
+  a.download = ''
+  document.body.appendChild(a)
+  a.click()
+  a.remove()
 }
 
 /** The free-guide section (SPEC §2): pick one of three guides, the first by default. */
-function GuidePicker({ guides, labels }: GuidePickerProps) {
+function GuidePicker({ guides, labels, notices }: GuidePickerProps) {
   const [selected, setSelected] = useState(0)
+  const [downloadUrl, setDownloadUrl] = useState('')
+  const form = useLeadForm(notices)
   const guide = guides[selected]
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault()
+    const { name = '', email = '', website = '' } = formValues(event.currentTarget)
+    if (!name.trim() || !email.trim()) return form.missing(notices.missingText)
+    await form.submit<{ downloadUrl: string }>('/api/guide-requests', { name, email, guide: guide.slug, website }, (answer) => {
+      setDownloadUrl(answer.downloadUrl)
+      download(answer.downloadUrl)
+      notify({ title: notices.downloadTitle, description: notices.downloadText.replace('{{title}}', guide.title) })
+      reportLead('guide')
+    })
+  }
+
+  const choose = (i: number) => {
+    setSelected(i)
+    if (form.state === 'success') form.reset()
+  }
+  const busy = form.state === 'submitting'
   return (
     <div className="grid gap-8 lg:grid-cols-[1fr_1.1fr]">
       <ul className="m-0 list-none space-y-4 p-0">
@@ -41,7 +83,7 @@ function GuidePicker({ guides, labels }: GuidePickerProps) {
             <button
               type="button"
               aria-pressed={i === selected}
-              onClick={() => setSelected(i)}
+              onClick={() => choose(i)}
               className={`w-full rounded-2xl border-2 bg-white p-5 text-start transition-colors ${
                 i === selected
                   ? 'border-brand-600 shadow-md'
@@ -95,37 +137,29 @@ function GuidePicker({ guides, labels }: GuidePickerProps) {
         <p className="m-0 mt-2 border-s-4 border-brand-200 ps-4 italic text-ink-700">
           {guide.preview}
         </p>
-        <form className="mt-6 space-y-3" noValidate>
-          <p className="m-0 font-semibold text-ink-900">{labels.formTitle}</p>
-          <div>
-            <label htmlFor="guide-name" className="mb-1 block text-sm font-medium text-ink-700">
-              {labels.name}
-            </label>
-            <input
-              id="guide-name"
-              name="name"
-              autoComplete="name"
-              className="w-full rounded-lg border border-slate-300 px-3 py-2.5"
-            />
+        {form.state === 'success' ? (
+          <div className="mt-6 rounded-xl bg-brand-50 p-5" role="status">
+            <p className="m-0 font-bold text-ink-900">{labels.thanksTitle}</p>
+            <p className="m-0 mt-1 text-ink-700">{labels.thanksText}</p>
+            <a href={downloadUrl} download className="btn-primary mt-4">
+              <Icon name="download" />
+              {labels.downloadAgain}
+            </a>
           </div>
-          <div>
-            <label htmlFor="guide-email" className="mb-1 block text-sm font-medium text-ink-700">
-              {labels.email}
-            </label>
-            <input
-              id="guide-email"
-              name="email"
-              type="email"
-              autoComplete="email"
-              className="w-full rounded-lg border border-slate-300 px-3 py-2.5"
-            />
-          </div>
-          <button type="submit" className="btn-primary w-full">
-            <Icon name="download" />
-            {labels.submit}
-          </button>
-          <p className="m-0 text-xs text-ink-600">{labels.privacy}</p>
-        </form>
+        ) : (
+          <form ref={form.formRef} method="post" action="/api/guide-requests" onSubmit={onSubmit} className="relative mt-6 space-y-3">
+            <p className="m-0 font-semibold text-ink-900">{labels.formTitle}</p>
+            <input type="hidden" name="guide" value={guide.slug} />
+            <Field id="guide-name" name="name" label={labels.name} autoComplete="name" required maxLength={100} error={form.fieldErrors.name} />
+            <Field id="guide-email" name="email" type="email" label={labels.email} autoComplete="email" required maxLength={254} error={form.fieldErrors.email} />
+            <Honeypot label={labels.honeypot} />
+            <button type="submit" disabled={busy} className="btn-primary w-full disabled:opacity-80">
+              {busy ? <Spinner /> : <Icon name="download" />}
+              {busy ? labels.submitting : labels.submit}
+            </button>
+            <p className="m-0 text-xs text-ink-600">{labels.privacy}</p>
+          </form>
+        )}
       </div>
     </div>
   )

@@ -4,6 +4,8 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/lib/server.mjs'
 
 export { CHROMIUM_ARGS } from '../../scripts/lib/server.mjs'
 
+const rand = () => Math.floor(Math.random() * 250) + 1
+
 export const DESKTOP = { width: 1366, height: 900 }
 export const PHONE = { width: 390, height: 844 }
 
@@ -22,14 +24,25 @@ export function useBrowser() {
     baseURL,
     async open(
       path = '/',
-      options: { viewport?: typeof DESKTOP; locale?: string; javaScript?: boolean } = {},
+      options: {
+        viewport?: typeof DESKTOP
+        locale?: string
+        javaScript?: boolean
+        welcome?: boolean
+      } = {},
     ) {
       const context = await browser.newContext({
         baseURL,
         viewport: options.viewport ?? DESKTOP,
         locale: options.locale ?? 'en-GB',
         javaScriptEnabled: options.javaScript ?? true,
+        acceptDownloads: true,
+        // each visitor its own address, so the per-IP form limit only meets the tests about it
+        extraHTTPHeaders: { 'CF-Connecting-IP': `10.${rand()}.${rand()}.${rand()}` },
       })
+      // The welcome popup would cover what other tests look at; its own tests ask for it.
+      if (!options.welcome)
+        await context.addInitScript(() => localStorage.setItem('welcome-popup-seen', '1'))
       const page = await context.newPage()
       const errors: string[] = []
       page.on('pageerror', (e) => errors.push(e.message))

@@ -9,7 +9,7 @@ declare module 'vitest' {
   }
 }
 
-const STATE = '.wrangler/e2e-state'
+export const E2E_STATE = '.wrangler/e2e-state'
 
 /** Builds the site and serves it on a fresh, migrated local D1, as `npm start` does. */
 export default async function setup(project: TestProject) {
@@ -17,8 +17,8 @@ export default async function setup(project: TestProject) {
     execFileSync('npm', ['run', 'build', '--silent', '--', '--logLevel', 'warn'], {
       stdio: 'inherit',
     })
-  rmSync(STATE, { recursive: true, force: true })
-  const { baseURL, stop } = await startServer({ persistTo: STATE })
+  rmSync(E2E_STATE, { recursive: true, force: true })
+  const { baseURL, stop } = await startServer({ persistTo: E2E_STATE })
   project.provide('baseURL', baseURL)
   return stop
 }

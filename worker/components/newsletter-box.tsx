@@ -1,4 +1,6 @@
+import NewsletterForm from '../../client/islands/newsletter-form'
 import { usePage } from '../pages/context'
+import { errorTexts } from './form-texts'
 
 /** The footer's Stay Updated box (SPEC §2). */
 export function NewsletterBox() {
@@ -9,23 +11,25 @@ export function NewsletterBox() {
         {t('footer.newsletter_title')}
       </h2>
       <p className="m-0 mt-1 text-xs text-slate-300">{t('footer.newsletter_text')}</p>
-      <form method="post" action="/api/newsletter" className="mt-3 flex gap-2">
-        <label htmlFor="newsletter-email" className="sr-only">
-          {t('footer.newsletter_email')}
-        </label>
-        <input
-          id="newsletter-email"
-          name="email"
-          type="email"
-          required
-          autoComplete="email"
-          placeholder={t('footer.newsletter_email')}
-          className="min-w-0 flex-1 rounded-lg border border-white/20 bg-white px-3 py-2 text-sm text-ink-900"
-        />
-        <button type="submit" className="btn-accent px-4 py-2 text-sm">
-          {t('footer.newsletter_submit')}
-        </button>
-      </form>
+      <NewsletterForm
+        labels={{
+          email: t('footer.newsletter_email'),
+          submit: t('footer.newsletter_submit'),
+          submitting: t('forms.sending'),
+          honeypot: t('forms.honeypot'),
+          thanksTitle: t('footer.newsletter_thanks_title'),
+          thanksText: t('footer.newsletter_thanks_text'),
+        }}
+        notices={{
+          ...errorTexts(t),
+          // the footer box asks for the e-mail only
+          missingText: t('notices.missing_fields'),
+          successTitle: t('notices.newsletter_title'),
+          successText: t('notices.newsletter_text'),
+          alreadyTitle: t('notices.newsletter_already_title'),
+          alreadyText: t('notices.newsletter_already_text'),
+        }}
+      />
     </section>
   )
 }

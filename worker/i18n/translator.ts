@@ -6,13 +6,32 @@ import fr from '../../locales/fr.json'
 import de from '../../locales/de.json'
 import ar from '../../locales/ar.json'
 import pt from '../../locales/pt.json'
+import guidesEn from '../../locales/guides/en.json'
+import guidesEs from '../../locales/guides/es.json'
+import guidesFr from '../../locales/guides/fr.json'
+import guidesDe from '../../locales/guides/de.json'
+import guidesAr from '../../locales/guides/ar.json'
+import guidesPt from '../../locales/guides/pt.json'
 
 export type Dictionary = typeof en
 export const dictionaries: Record<Lang, unknown> = { en, es, fr, de, ar, pt }
+/** The free guides' full text, kept in files of their own (locales/guides/) for the editors. */
+export const guideDictionaries: Record<Lang, unknown> = {
+  en: guidesEn,
+  es: guidesEs,
+  fr: guidesFr,
+  de: guidesDe,
+  ar: guidesAr,
+  pt: guidesPt,
+}
 
 // One shared instance; the language is passed on every lookup, so concurrent streamed
 // requests in different languages never share mutable locale state.
-const i18n = rosetta(dictionaries as Record<string, Record<string, unknown>>)
+const i18n = rosetta(
+  Object.fromEntries(
+    Object.entries(dictionaries).map(([lang, dict]) => [lang, { ...(dict as object), guides: guideDictionaries[lang as Lang] }]),
+  ),
+)
 
 export type Params = Record<string, string | number>
 

@@ -1,11 +1,11 @@
 import { Icon } from '../../client/components/icon'
+import ContactForm from '../../client/islands/contact-form'
+import { BUDGETS } from '../../client/schemas/leads'
+import { errorTexts } from '../components/form-texts'
 import { PageHero } from '../components/page-parts'
 import { SERVICES } from '../data/services'
 import { usePage } from './context'
 
-const BUDGETS = ['under_1k', '1k_5k', '5k_15k', 'over_15k']
-const fieldClass = 'w-full rounded-lg border border-slate-300 bg-white px-3 py-2.5 text-ink-900'
-const labelClass = 'mb-1 block text-sm font-medium text-ink-700'
 
 export function ContactPage() {
   const { t, config } = usePage()
@@ -70,100 +70,37 @@ export function ContactPage() {
           </aside>
           <div className="card">
             <h2 className="m-0 text-2xl font-bold">{t('contact.form_title')}</h2>
-            <form method="post" action="/api/contact" className="mt-6 grid gap-4 sm:grid-cols-2">
-              <div>
-                <label htmlFor="contact-name" className={labelClass}>
-                  {t('contact.name')}
-                </label>
-                <input
-                  id="contact-name"
-                  name="name"
-                  required
-                  maxLength={100}
-                  autoComplete="name"
-                  className={fieldClass}
-                />
-              </div>
-              <div>
-                <label htmlFor="contact-email" className={labelClass}>
-                  {t('contact.email')}
-                </label>
-                <input
-                  id="contact-email"
-                  name="email"
-                  type="email"
-                  required
-                  maxLength={254}
-                  autoComplete="email"
-                  className={fieldClass}
-                />
-              </div>
-              <div>
-                <label htmlFor="contact-company" className={labelClass}>
-                  {t('contact.company')}
-                </label>
-                <input
-                  id="contact-company"
-                  name="company"
-                  maxLength={120}
-                  autoComplete="organization"
-                  className={fieldClass}
-                />
-              </div>
-              <div>
-                <label htmlFor="contact-service" className={labelClass}>
-                  {t('contact.service')}
-                </label>
-                <select
-                  id="contact-service"
-                  name="service"
-                  required
-                  className={fieldClass}
-                  defaultValue=""
-                >
-                  <option value="" disabled>
-                    {t('contact.service_placeholder')}
-                  </option>
-                  {SERVICES.map((s) => (
-                    <option key={s.slug} value={s.slug}>
-                      {t(`services.items.${s.key}.name`)}
-                    </option>
-                  ))}
-                  <option value="other">{t('contact.other_service')}</option>
-                </select>
-              </div>
-              <div className="sm:col-span-2">
-                <label htmlFor="contact-budget" className={labelClass}>
-                  {t('contact.budget')}
-                </label>
-                <select id="contact-budget" name="budget" className={fieldClass} defaultValue="">
-                  <option value="">{t('contact.budget_placeholder')}</option>
-                  {BUDGETS.map((b) => (
-                    <option key={b} value={b}>
-                      {t(`contact.budgets.${b}`)}
-                    </option>
-                  ))}
-                </select>
-              </div>
-              <div className="sm:col-span-2">
-                <label htmlFor="contact-message" className={labelClass}>
-                  {t('contact.message')}
-                </label>
-                <textarea
-                  id="contact-message"
-                  name="message"
-                  required
-                  rows={6}
-                  maxLength={5000}
-                  placeholder={t('contact.message_placeholder')}
-                  className={fieldClass}
-                />
-              </div>
-              <p className="m-0 text-sm text-ink-600 sm:col-span-2">{t('contact.privacy_note')}</p>
-              <button type="submit" className="btn-primary sm:col-span-2 sm:justify-self-start">
-                {t('contact.submit')}
-              </button>
-            </form>
+            <ContactForm
+              labels={{
+                name: t('contact.name'),
+                email: t('contact.email'),
+                company: t('contact.company'),
+                service: t('contact.service'),
+                servicePlaceholder: t('contact.service_placeholder'),
+                budget: t('contact.budget'),
+                budgetPlaceholder: t('contact.budget_placeholder'),
+                message: t('contact.message'),
+                messagePlaceholder: t('contact.message_placeholder'),
+                privacy: t('contact.privacy_note'),
+                submit: t('contact.submit'),
+                sending: t('contact.sending'),
+                honeypot: t('forms.honeypot'),
+                successTitle: t('contact.success_title'),
+                successText: t('contact.success_text'),
+                sendAnother: t('contact.send_another'),
+              }}
+              services={[
+                ...SERVICES.map((s) => ({ value: s.slug, label: t(`services.items.${s.key}.name`) })),
+                { value: 'other', label: t('contact.other_service') },
+              ]}
+              budgets={BUDGETS.map((b) => ({ value: b, label: t(`contact.budgets.${b}`) }))}
+              notices={{
+                ...errorTexts(t),
+                missingText: t('notices.missing_fields'),
+                sentTitle: t('notices.contact_title'),
+                sentText: t('notices.contact_text'),
+              }}
+            />
           </div>
         </div>
       </section>

@@ -2,7 +2,8 @@ import { Icon } from '../../client/components/icon'
 import GuidePicker from '../../client/islands/guide-picker'
 import TestimonialCarousel, { type Testimonial } from '../../client/islands/testimonial-carousel'
 import { dirOf } from '../../client/lib/languages'
-import { CtaBand, Section } from '../components/page-parts'
+import { errorTexts } from '../components/form-texts'
+import { Section } from '../components/page-parts'
 import { findService, HOME_SERVICES } from '../data/services'
 import { usePage } from './context'
 
@@ -13,11 +14,11 @@ const HERO_IMAGES = [
   { src: '/images/hero-orders.svg', width: 240, height: 120, key: 'hero.image_orders' },
 ]
 
-/** Download counts and ratings of the three free guides (SPEC §3). */
+/** The three free guides (SPEC §3): file, download count and rating; text is in locales. */
 const GUIDE_STATS = [
-  { downloads: 15300, rating: 4.9 },
-  { downloads: 8300, rating: 4.8 },
-  { downloads: 15200, rating: 4.9 },
+  { slug: 'invisible-business-mistakes', downloads: 15300, rating: 4.9 },
+  { slug: 'social-media-growth-kit', downloads: 8300, rating: 4.8 },
+  { slug: 'conversion-masterclass', downloads: 15200, rating: 4.9 },
 ]
 
 const PROCESS = [
@@ -263,6 +264,7 @@ function Guides() {
     <GuidePicker
       guides={texts.map((g, i) => ({
         ...g,
+        slug: GUIDE_STATS[i].slug,
         downloads: t('home.guide_downloads', {
           count: number.format(GUIDE_STATS[i].downloads) + '+',
         }),
@@ -278,7 +280,18 @@ function Guides() {
         name: t('home.guide_name'),
         email: t('home.guide_email'),
         submit: t('home.guide_submit'),
+        submitting: t('forms.sending'),
         privacy: t('home.guide_privacy'),
+        honeypot: t('forms.honeypot'),
+        thanksTitle: t('home.guide_thanks_title'),
+        thanksText: t('home.guide_thanks_text'),
+        downloadAgain: t('home.guide_download_again'),
+      }}
+      notices={{
+        ...errorTexts(t),
+        missingText: t('notices.missing_guide_fields'),
+        downloadTitle: t('notices.download_title'),
+        downloadText: t('notices.download_text', { title: '{{title}}' }),
       }}
     />
   )

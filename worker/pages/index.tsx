@@ -7,6 +7,7 @@ import { AuthPage } from './auth'
 import { BlogListPage, BlogPostPage } from './blog'
 import { ContactPage } from './contact'
 import { FaqPage } from './faq'
+import { serveGuide } from './guide'
 import { HomePage } from './home'
 import { LEGAL_PAGES, LegalPage } from './legal'
 import { NotFoundPage } from './not-found'
@@ -88,6 +89,8 @@ for (const [slug, key] of Object.entries(LEGAL_PAGES)) {
     }),
   )
 }
+
+pages.get('/guides/:slug', serveGuide)
 
 export function renderNotFound(c: Context<AppEnv>) {
   c.status(404)

@@ -1,0 +1,60 @@
+import type { FormEvent } from 'react'
+import { Field, Honeypot, Spinner } from '../components/field'
+import { Icon } from '../components/icon'
+import { defineIsland } from '../island'
+import { notify } from '../lib/notices'
+import { reportLead } from '../lib/trackers'
+import { formValues, useLeadForm, type ErrorTexts } from '../lib/use-lead-form'
+
+export type SignupFormProps = {
+  labels: { name: string; email: string; submit: string; submitting: string; honeypot: string; thanksTitle: string; thanksText: string }
+  notices: ErrorTexts & {
+    missingText: string
+    successTitle: string
+    successText: string
+    alreadyTitle: string
+    alreadyText: string
+  }
+}
+
+/** The welcome popup's signup form (SPEC §4, §5, §8): name and e-mail into the subscriber list. */
+function SignupForm({ labels, notices }: SignupFormProps) {
+  const form = useLeadForm(notices)
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault()
+    const { name = '', email = '', website = '' } = formValues(event.currentTarget)
+    if (!name.trim() || !email.trim()) return form.missing(notices.missingText)
+    await form.submit<{ alreadySubscribed: boolean }>('/api/email-signup', { name, email, source: 'website', website }, ({ alreadySubscribed }) => {
+      if (alreadySubscribed) notify({ title: notices.alreadyTitle, description: notices.alreadyText })
+      else {
+        notify({ title: notices.successTitle, description: notices.successText })
+        reportLead('welcome_popup')
+      }
+    })
+  }
+
+  if (form.state === 'success')
+    return (
+      <div className="rounded-xl bg-brand-50 p-5 text-center" role="status">
+        <Icon name="check" className="mx-auto h-8 w-8 text-brand-700" />
+        <p className="m-0 mt-2 text-lg font-bold text-ink-900">{labels.thanksTitle}</p>
+        <p className="m-0 mt-1 text-ink-700">{labels.thanksText}</p>
+      </div>
+    )
+
+  const busy = form.state === 'submitting'
+  return (
+    <form ref={form.formRef} method="post" action="/api/email-signup" onSubmit={onSubmit} className="relative space-y-3">
+      <Field id="signup-name" name="name" label={labels.name} autoComplete="name" required maxLength={100} error={form.fieldErrors.name} />
+      <Field id="signup-email" name="email" type="email" label={labels.email} autoComplete="email" required maxLength={254} error={form.fieldErrors.email} />
+      <Honeypot label={labels.honeypot} />
+      <button type="submit" disabled={busy} className="btn-primary w-full disabled:cursor-wait disabled:opacity-80">
+        {busy && <Spinner />}
+        {busy ? labels.submitting : labels.submit}
+      </button>
+    </form>
+  )
+}
+
+export default defineIsland('signup-form', SignupForm)

@@ -1,0 +1,46 @@
+import { useEffect, useRef, useState } from 'react'
+import { notify } from './notices'
+import { postLead } from './post-lead'
+
+export type FormState = 'idle' | 'submitting' | 'success'
+
+/** Error notice wording every lead form shares (SPEC §8). */
+export type ErrorTexts = { errorTitle: string; errorGeneric: string; missingTitle: string }
+
+/**
+ * State of a lead form: idle → submitting → success. The server markup validates natively
+ * (no JavaScript); once hydrated the island validates itself to show SPEC §5's notices.
+ */
+export function useLeadForm(texts: ErrorTexts) {
+  const [state, setState] = useState<FormState>('idle')
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({})
+  const formRef = useRef<HTMLFormElement>(null)
+  useEffect(() => {
+    if (formRef.current) formRef.current.noValidate = true
+  }, [])
+
+  function missing(text: string) {
+    notify({ title: texts.missingTitle, description: text, variant: 'destructive' })
+  }
+
+  async function submit<T>(url: string, body: unknown, onSuccess: (data: T) => void) {
+    setState('submitting')
+    setFieldErrors({})
+    const answer = await postLead<T>(url, body)
+    if (answer.ok) {
+      setState('success')
+      onSuccess(answer.data)
+      return
+    }
+    setState('idle')
+    setFieldErrors(answer.fields ?? {})
+    notify({ title: texts.errorTitle, description: answer.error ?? texts.errorGeneric, variant: 'destructive' })
+  }
+
+  return { state, fieldErrors, formRef, missing, submit, reset: () => setState('idle') }
+}
+
+/** Reads a form's fields as strings. */
+export function formValues(form: HTMLFormElement): Record<string, string> {
+  return Object.fromEntries([...new FormData(form)].map(([k, v]) => [k, String(v)]))
+}

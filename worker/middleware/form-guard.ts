@@ -1,0 +1,40 @@
+import type { MiddlewareHandler } from 'hono'
+import { bodyLimit } from 'hono/body-limit'
+import type { AppEnv } from '../env'
+
+export const MAX_BODY_BYTES = 16 * 1024
+
+/**
+ * What every form endpoint needs before it reads a body: same-site only (a page of another
+ * site cannot post a visitor's browser here), at most 16 KB, and a per-IP rate limit.
+ */
+export function formGuard(): MiddlewareHandler<AppEnv>[] {
+  return [sameSiteOnly(), bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => c.json({ error: c.var.t('errors.too_large') }, 413) }), rateLimit()]
+}
+
+function sameSiteOnly(): MiddlewareHandler<AppEnv> {
+  return async function sameSiteOnly(c, next) {
+    const origin = c.req.header('Origin')
+    const site = c.req.header('Sec-Fetch-Site')
+    const allowed = new Set([new URL(c.req.url).origin, c.var.config.siteUrl])
+    if (site === 'cross-site' || (origin !== undefined && !allowed.has(origin))) {
+      return c.json({ error: c.var.t('errors.cross_site') }, 403)
+    }
+    await next()
+  }
+}
+
+function rateLimit(): MiddlewareHandler<AppEnv> {
+  return async function rateLimit(c, next) {
+    const limiter = c.env.LEAD_LIMITER
+    if (limiter) {
+      const key = c.req.header('CF-Connecting-IP') ?? 'unknown'
+      const { success } = await limiter.limit({ key })
+      if (!success) {
+        c.header('Retry-After', '60')
+        return c.json({ error: c.var.t('errors.rate_limited') }, 429)
+      }
+    }
+    await next()
+  }
+}
