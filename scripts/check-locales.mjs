@@ -34,7 +34,10 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   let bad = 0
   for (const lang of langs) {
     // the site's strings, and the free guides' text
-    const problems = [...compare(load('en'), load(lang)), ...compare(load('guides/en'), load(`guides/${lang}`), 'guides')]
+    const problems = [
+      ...compare(load('en'), load(lang)),
+      ...compare(load('guides/en'), load(`guides/${lang}`), 'guides'),
+    ]
     bad += problems.length
     console.log(`${lang}: ${problems.length ? problems.length + ' problems' : 'complete'}`)
     for (const p of problems.slice(0, 40)) console.log('  ' + p)

@@ -21,10 +21,25 @@ function select(table, columns) {
   const where = since ? ` WHERE created_at >= '${since}'` : ''
   const sql = `SELECT ${columns} FROM ${table}${where} ORDER BY id`
   const location = remote ? ['--remote'] : ['--local', '--persist-to', '.wrangler/state']
-  const out = execFileSync('npx', ['wrangler', 'd1', 'execute', 'DB', '--config', 'wrangler.toml', ...location, '--json', '--command', sql], {
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'inherit'],
-  })
+  const out = execFileSync(
+    'npx',
+    [
+      'wrangler',
+      'd1',
+      'execute',
+      'DB',
+      '--config',
+      'wrangler.toml',
+      ...location,
+      '--json',
+      '--command',
+      sql,
+    ],
+    {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  )
   return JSON.parse(out)[0].results
 }
 

@@ -1,24 +1,13 @@
 // Screenshots of a page in a language and viewport, to look at what visitors see.
 // Usage: node scripts/screenshot.mjs [path] [lang] [desktop|phone] [out.png] [--full]
 import { chromium } from 'playwright-core'
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './lib/server.mjs'
 
 const [path = '/', lang = 'en', device = 'desktop', out = `/tmp/shot-${lang}-${device}.png`] =
   process.argv.slice(2).filter((a) => !a.startsWith('--'))
 const full = process.argv.includes('--full')
 const base = process.env.BASE_URL ?? 'http://127.0.0.1:8787'
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ],
-})
+const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS })
 const viewport = device === 'phone' ? { width: 390, height: 844 } : { width: 1366, height: 900 }
 const page = await browser.newPage({ viewport, deviceScaleFactor: 1 })
 await page.goto(`${base}${path}${path.includes('?') ? '&' : '?'}lang=${lang}`, {

@@ -1,4 +1,4 @@
-import type { InputHTMLAttributes } from 'react'
+import type { InputHTMLAttributes, SelectHTMLAttributes } from 'react'
 
 const inputClass =
   'w-full rounded-lg border border-slate-300 bg-white px-3 py-2.5 text-ink-900 aria-[invalid=true]:border-red-600'
@@ -10,7 +10,12 @@ export function Field({
   error,
   className = '',
   ...input
-}: { id: string; label: string; error?: string; className?: string } & InputHTMLAttributes<HTMLInputElement>) {
+}: {
+  id: string
+  label: string
+  error?: string
+  className?: string
+} & InputHTMLAttributes<HTMLInputElement>) {
   return (
     <div className={className}>
       <label htmlFor={id} className="mb-1 block text-sm font-medium text-ink-700">
@@ -32,6 +37,46 @@ export function Field({
   )
 }
 
+/** A labelled select; `placeholder` is the empty first choice (disabled when required). */
+export function SelectField({
+  id,
+  label,
+  placeholder,
+  options,
+  error,
+  ...select
+}: {
+  id: string
+  label: string
+  placeholder: string
+  options: { value: string; label: string }[]
+  error?: string
+} & SelectHTMLAttributes<HTMLSelectElement>) {
+  return (
+    <div>
+      <label htmlFor={id} className="mb-1 block text-sm font-medium text-ink-700">
+        {label}
+      </label>
+      <select
+        id={id}
+        defaultValue=""
+        className={inputClass}
+        aria-invalid={error ? true : undefined}
+        {...select}
+      >
+        <option value="" disabled={select.required}>
+          {placeholder}
+        </option>
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+    </div>
+  )
+}
+
 /** Bots fill every field; people never see this one (SPEC-free abuse control). */
 export function Honeypot({ label }: { label: string }) {
   return (
@@ -47,8 +92,22 @@ export function Honeypot({ label }: { label: string }) {
 export function Spinner() {
   return (
     <svg className="h-5 w-5 animate-spin" viewBox="0 0 24 24" aria-hidden="true">
-      <circle cx="12" cy="12" r="10" fill="none" stroke="currentColor" strokeOpacity=".3" strokeWidth="3" />
-      <path d="M22 12a10 10 0 0 0-10-10" fill="none" stroke="currentColor" strokeWidth="3" strokeLinecap="round" />
+      <circle
+        cx="12"
+        cy="12"
+        r="10"
+        fill="none"
+        stroke="currentColor"
+        strokeOpacity=".3"
+        strokeWidth="3"
+      />
+      <path
+        d="M22 12a10 10 0 0 0-10-10"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="3"
+        strokeLinecap="round"
+      />
     </svg>
   )
 }

@@ -16,7 +16,8 @@ export function enhanceNotices() {
 
   const clear = () => {
     clearTimeout(timer)
-    for (const region of document.querySelectorAll('.notice-host > [role]')) region.replaceChildren()
+    for (const region of document.querySelectorAll('.notice-host > [role]'))
+      region.replaceChildren()
   }
   const arm = () => {
     clearTimeout(timer)
@@ -54,7 +55,9 @@ export function enhanceNotices() {
     card.addEventListener('mouseleave', arm)
     card.addEventListener('focusin', () => clearTimeout(timer))
     card.addEventListener('focusout', arm)
-    host.querySelector(variant === 'destructive' ? '[role=alert]' : '[role=status]')!.appendChild(card)
+    host
+      .querySelector(variant === 'destructive' ? '[role=alert]' : '[role=status]')!
+      .appendChild(card)
     arm()
   })
 }

@@ -1,5 +1,5 @@
 import type { FormEvent } from 'react'
-import { Field, Honeypot, Spinner } from '../components/field'
+import { Field, Honeypot, SelectField, Spinner } from '../components/field'
 import { Icon } from '../components/icon'
 import { defineIsland } from '../island'
 import { notify } from '../lib/notices'
@@ -66,37 +66,57 @@ function ContactForm({ labels, services, budgets, notices }: ContactFormProps) {
 
   const busy = form.state === 'submitting'
   return (
-    <form ref={form.formRef} method="post" action="/api/contact" onSubmit={onSubmit} className="relative mt-6 grid gap-4 sm:grid-cols-2">
-      <Field id="contact-name" name="name" label={labels.name} required maxLength={100} autoComplete="name" error={err.name} />
-      <Field id="contact-email" name="email" type="email" label={labels.email} required maxLength={254} autoComplete="email" error={err.email} />
-      <Field id="contact-company" name="company" label={labels.company} maxLength={120} autoComplete="organization" error={err.company} />
-      <div>
-        <label htmlFor="contact-service" className={labelClass}>
-          {labels.service}
-        </label>
-        <select id="contact-service" name="service" required defaultValue="" className={controlClass} aria-invalid={err.service ? true : undefined}>
-          <option value="" disabled>
-            {labels.servicePlaceholder}
-          </option>
-          {services.map((o) => (
-            <option key={o.value} value={o.value}>
-              {o.label}
-            </option>
-          ))}
-        </select>
-      </div>
+    <form
+      ref={form.formRef}
+      method="post"
+      action="/api/contact"
+      onSubmit={onSubmit}
+      className="relative mt-6 grid gap-4 sm:grid-cols-2"
+    >
+      <Field
+        id="contact-name"
+        name="name"
+        label={labels.name}
+        required
+        maxLength={100}
+        autoComplete="name"
+        error={err.name}
+      />
+      <Field
+        id="contact-email"
+        name="email"
+        type="email"
+        label={labels.email}
+        required
+        maxLength={254}
+        autoComplete="email"
+        error={err.email}
+      />
+      <Field
+        id="contact-company"
+        name="company"
+        label={labels.company}
+        maxLength={120}
+        autoComplete="organization"
+        error={err.company}
+      />
+      <SelectField
+        id="contact-service"
+        name="service"
+        required
+        label={labels.service}
+        placeholder={labels.servicePlaceholder}
+        options={services}
+        error={err.service}
+      />
       <div className="sm:col-span-2">
-        <label htmlFor="contact-budget" className={labelClass}>
-          {labels.budget}
-        </label>
-        <select id="contact-budget" name="budget" defaultValue="" className={controlClass}>
-          <option value="">{labels.budgetPlaceholder}</option>
-          {budgets.map((o) => (
-            <option key={o.value} value={o.value}>
-              {o.label}
-            </option>
-          ))}
-        </select>
+        <SelectField
+          id="contact-budget"
+          name="budget"
+          label={labels.budget}
+          placeholder={labels.budgetPlaceholder}
+          options={budgets}
+        />
       </div>
       <div className="sm:col-span-2">
         <label htmlFor="contact-message" className={labelClass}>
@@ -121,7 +141,11 @@ function ContactForm({ labels, services, budgets, notices }: ContactFormProps) {
       </div>
       <Honeypot label={labels.honeypot} />
       <p className="m-0 text-sm text-ink-600 sm:col-span-2">{labels.privacy}</p>
-      <button type="submit" disabled={busy} className="btn-primary disabled:opacity-80 sm:col-span-2 sm:justify-self-start">
+      <button
+        type="submit"
+        disabled={busy}
+        className="btn-primary disabled:opacity-80 sm:col-span-2 sm:justify-self-start"
+      >
         {busy && <Spinner />}
         {busy ? labels.sending : labels.submit}
       </button>

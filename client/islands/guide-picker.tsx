@@ -62,12 +62,19 @@ function GuidePicker({ guides, labels, notices }: GuidePickerProps) {
     event.preventDefault()
     const { name = '', email = '', website = '' } = formValues(event.currentTarget)
     if (!name.trim() || !email.trim()) return form.missing(notices.missingText)
-    await form.submit<{ downloadUrl: string }>('/api/guide-requests', { name, email, guide: guide.slug, website }, (answer) => {
-      setDownloadUrl(answer.downloadUrl)
-      download(answer.downloadUrl)
-      notify({ title: notices.downloadTitle, description: notices.downloadText.replace('{{title}}', guide.title) })
-      reportLead('guide')
-    })
+    await form.submit<{ downloadUrl: string }>(
+      '/api/guide-requests',
+      { name, email, guide: guide.slug, website },
+      (answer) => {
+        setDownloadUrl(answer.downloadUrl)
+        download(answer.downloadUrl)
+        notify({
+          title: notices.downloadTitle,
+          description: notices.downloadText.replace('{{title}}', guide.title),
+        })
+        reportLead('guide')
+      },
+    )
   }
 
   const choose = (i: number) => {
@@ -147,13 +154,40 @@ function GuidePicker({ guides, labels, notices }: GuidePickerProps) {
             </a>
           </div>
         ) : (
-          <form ref={form.formRef} method="post" action="/api/guide-requests" onSubmit={onSubmit} className="relative mt-6 space-y-3">
+          <form
+            ref={form.formRef}
+            method="post"
+            action="/api/guide-requests"
+            onSubmit={onSubmit}
+            className="relative mt-6 space-y-3"
+          >
             <p className="m-0 font-semibold text-ink-900">{labels.formTitle}</p>
             <input type="hidden" name="guide" value={guide.slug} />
-            <Field id="guide-name" name="name" label={labels.name} autoComplete="name" required maxLength={100} error={form.fieldErrors.name} />
-            <Field id="guide-email" name="email" type="email" label={labels.email} autoComplete="email" required maxLength={254} error={form.fieldErrors.email} />
+            <Field
+              id="guide-name"
+              name="name"
+              label={labels.name}
+              autoComplete="name"
+              required
+              maxLength={100}
+              error={form.fieldErrors.name}
+            />
+            <Field
+              id="guide-email"
+              name="email"
+              type="email"
+              label={labels.email}
+              autoComplete="email"
+              required
+              maxLength={254}
+              error={form.fieldErrors.email}
+            />
             <Honeypot label={labels.honeypot} />
-            <button type="submit" disabled={busy} className="btn-primary w-full disabled:opacity-80">
+            <button
+              type="submit"
+              disabled={busy}
+              className="btn-primary w-full disabled:opacity-80"
+            >
               {busy ? <Spinner /> : <Icon name="download" />}
               {busy ? labels.submitting : labels.submit}
             </button>

@@ -6,8 +6,21 @@ import { reportLead } from '../lib/trackers'
 import { formValues, useLeadForm, type ErrorTexts } from '../lib/use-lead-form'
 
 export type NewsletterFormProps = {
-  labels: { email: string; submit: string; submitting: string; honeypot: string; thanksTitle: string; thanksText: string }
-  notices: ErrorTexts & { missingText: string; successTitle: string; successText: string; alreadyTitle: string; alreadyText: string }
+  labels: {
+    email: string
+    submit: string
+    submitting: string
+    honeypot: string
+    thanksTitle: string
+    thanksText: string
+  }
+  notices: ErrorTexts & {
+    missingText: string
+    successTitle: string
+    successText: string
+    alreadyTitle: string
+    alreadyText: string
+  }
 }
 
 /** The footer's Stay Updated box (SPEC §2, §4): e-mail only. */
@@ -18,13 +31,18 @@ function NewsletterForm({ labels, notices }: NewsletterFormProps) {
     event.preventDefault()
     const { email = '', website = '' } = formValues(event.currentTarget)
     if (!email.trim()) return form.missing(notices.missingText)
-    await form.submit<{ alreadySubscribed: boolean }>('/api/newsletter', { email, website }, ({ alreadySubscribed }) => {
-      if (alreadySubscribed) notify({ title: notices.alreadyTitle, description: notices.alreadyText })
-      else {
-        notify({ title: notices.successTitle, description: notices.successText })
-        reportLead('newsletter')
-      }
-    })
+    await form.submit<{ alreadySubscribed: boolean }>(
+      '/api/newsletter',
+      { email, website },
+      ({ alreadySubscribed }) => {
+        if (alreadySubscribed)
+          notify({ title: notices.alreadyTitle, description: notices.alreadyText })
+        else {
+          notify({ title: notices.successTitle, description: notices.successText })
+          reportLead('newsletter')
+        }
+      },
+    )
   }
 
   if (form.state === 'success')
@@ -37,7 +55,13 @@ function NewsletterForm({ labels, notices }: NewsletterFormProps) {
 
   const busy = form.state === 'submitting'
   return (
-    <form ref={form.formRef} method="post" action="/api/newsletter" onSubmit={onSubmit} className="relative mt-3 flex gap-2">
+    <form
+      ref={form.formRef}
+      method="post"
+      action="/api/newsletter"
+      onSubmit={onSubmit}
+      className="relative mt-3 flex gap-2"
+    >
       <label htmlFor="newsletter-email" className="sr-only">
         {labels.email}
       </label>
@@ -53,7 +77,11 @@ function NewsletterForm({ labels, notices }: NewsletterFormProps) {
         className="min-w-0 flex-1 rounded-lg border border-white/20 bg-white px-3 py-2 text-sm text-ink-900"
       />
       <Honeypot label={labels.honeypot} />
-      <button type="submit" disabled={busy} className="btn-accent px-4 py-2 text-sm disabled:opacity-80">
+      <button
+        type="submit"
+        disabled={busy}
+        className="btn-accent px-4 py-2 text-sm disabled:opacity-80"
+      >
         {busy ? <Spinner /> : labels.submit}
         {busy && <span className="sr-only">{labels.submitting}</span>}
       </button>

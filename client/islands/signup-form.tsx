@@ -7,7 +7,15 @@ import { reportLead } from '../lib/trackers'
 import { formValues, useLeadForm, type ErrorTexts } from '../lib/use-lead-form'
 
 export type SignupFormProps = {
-  labels: { name: string; email: string; submit: string; submitting: string; honeypot: string; thanksTitle: string; thanksText: string }
+  labels: {
+    name: string
+    email: string
+    submit: string
+    submitting: string
+    honeypot: string
+    thanksTitle: string
+    thanksText: string
+  }
   notices: ErrorTexts & {
     missingText: string
     successTitle: string
@@ -25,13 +33,18 @@ function SignupForm({ labels, notices }: SignupFormProps) {
     event.preventDefault()
     const { name = '', email = '', website = '' } = formValues(event.currentTarget)
     if (!name.trim() || !email.trim()) return form.missing(notices.missingText)
-    await form.submit<{ alreadySubscribed: boolean }>('/api/email-signup', { name, email, source: 'website', website }, ({ alreadySubscribed }) => {
-      if (alreadySubscribed) notify({ title: notices.alreadyTitle, description: notices.alreadyText })
-      else {
-        notify({ title: notices.successTitle, description: notices.successText })
-        reportLead('welcome_popup')
-      }
-    })
+    await form.submit<{ alreadySubscribed: boolean }>(
+      '/api/email-signup',
+      { name, email, source: 'website', website },
+      ({ alreadySubscribed }) => {
+        if (alreadySubscribed)
+          notify({ title: notices.alreadyTitle, description: notices.alreadyText })
+        else {
+          notify({ title: notices.successTitle, description: notices.successText })
+          reportLead('welcome_popup')
+        }
+      },
+    )
   }
 
   if (form.state === 'success')
@@ -45,11 +58,38 @@ function SignupForm({ labels, notices }: SignupFormProps) {
 
   const busy = form.state === 'submitting'
   return (
-    <form ref={form.formRef} method="post" action="/api/email-signup" onSubmit={onSubmit} className="relative space-y-3">
-      <Field id="signup-name" name="name" label={labels.name} autoComplete="name" required maxLength={100} error={form.fieldErrors.name} />
-      <Field id="signup-email" name="email" type="email" label={labels.email} autoComplete="email" required maxLength={254} error={form.fieldErrors.email} />
+    <form
+      ref={form.formRef}
+      method="post"
+      action="/api/email-signup"
+      onSubmit={onSubmit}
+      className="relative space-y-3"
+    >
+      <Field
+        id="signup-name"
+        name="name"
+        label={labels.name}
+        autoComplete="name"
+        required
+        maxLength={100}
+        error={form.fieldErrors.name}
+      />
+      <Field
+        id="signup-email"
+        name="email"
+        type="email"
+        label={labels.email}
+        autoComplete="email"
+        required
+        maxLength={254}
+        error={form.fieldErrors.email}
+      />
       <Honeypot label={labels.honeypot} />
-      <button type="submit" disabled={busy} className="btn-primary w-full disabled:cursor-wait disabled:opacity-80">
+      <button
+        type="submit"
+        disabled={busy}
+        className="btn-primary w-full disabled:cursor-wait disabled:opacity-80"
+      >
         {busy && <Spinner />}
         {busy ? labels.submitting : labels.submit}
       </button>

@@ -12,7 +12,12 @@ export async function postLead<T>(url: string, body: unknown): Promise<LeadAnswe
     })
     const json = (await res.json().catch(() => ({}))) as Record<string, unknown>
     if (res.ok) return { ok: true, data: json as T }
-    return { ok: false, status: res.status, error: json.error as string | undefined, fields: json.fields as Record<string, string> | undefined }
+    return {
+      ok: false,
+      status: res.status,
+      error: json.error as string | undefined,
+      fields: json.fields as Record<string, string> | undefined,
+    }
   } catch {
     return { ok: false, status: 0 }
   }

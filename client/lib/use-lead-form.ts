@@ -34,7 +34,11 @@ export function useLeadForm(texts: ErrorTexts) {
     }
     setState('idle')
     setFieldErrors(answer.fields ?? {})
-    notify({ title: texts.errorTitle, description: answer.error ?? texts.errorGeneric, variant: 'destructive' })
+    notify({
+      title: texts.errorTitle,
+      description: answer.error ?? texts.errorGeneric,
+      variant: 'destructive',
+    })
   }
 
   return { state, fieldErrors, formRef, missing, submit, reset: () => setState('idle') }

@@ -4,7 +4,11 @@ import * as v from 'valibot'
  * Request bodies of the lead forms, shared by the worker (the authority) and the islands (to
  * answer at once). Issue messages are keys under `errors.` in locales.
  */
-export const GUIDE_SLUGS = ['invisible-business-mistakes', 'social-media-growth-kit', 'conversion-masterclass'] as const
+export const GUIDE_SLUGS = [
+  'invisible-business-mistakes',
+  'social-media-growth-kit',
+  'conversion-masterclass',
+] as const
 export type GuideSlug = (typeof GUIDE_SLUGS)[number]
 
 export const BUDGETS = ['under_1k', '1k_5k', '5k_15k', 'over_15k'] as const
@@ -42,7 +46,12 @@ export const ContactSchema = v.strictObject(
     email,
     company: v.optional(v.pipe(v.string('invalid'), v.trim(), v.maxLength(120, 'too_long'))),
     // a service slug or 'other'; the worker checks it against its list
-    service: v.pipe(v.string('invalid'), v.trim(), v.nonEmpty('required'), v.regex(/^[a-z-]{2,40}$/, 'invalid')),
+    service: v.pipe(
+      v.string('invalid'),
+      v.trim(),
+      v.nonEmpty('required'),
+      v.regex(/^[a-z-]{2,40}$/, 'invalid'),
+    ),
     budget: v.optional(v.union([v.literal(''), v.picklist(BUDGETS)], 'invalid')),
     message: required(5000),
     website: honeypot,

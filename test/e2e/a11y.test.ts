@@ -39,16 +39,25 @@ afterAll(() => browser?.close())
 
 type Violation = { id: string; impact: string; nodes: { target: string[] }[] }
 
-async function audit(path: string, viewport = { width: 1280, height: 900 }) {
+async function audit(
+  path: string,
+  viewport = { width: 1280, height: 900 },
+  { popup = false } = {},
+) {
   // axe is injected as a script, which the site's CSP rightly refuses: bypass it for the audit only.
   const context = await browser.newContext({
     baseURL: inject('baseURL'),
     viewport,
     bypassCSP: true,
   })
+  if (!popup) await context.addInitScript(() => localStorage.setItem('welcome-popup-seen', '1'))
   const page = await context.newPage()
   await page.goto(path)
   await page.waitForSelector('body[data-hydrated]', { state: 'attached' })
+  if (popup) {
+    await page.locator('#welcome-popup').waitFor({ state: 'visible', timeout: 5000 })
+    await page.waitForSelector('#welcome-popup [data-hydrated=done]', { state: 'attached' })
+  }
   await page.addScriptTag({ content: axeSource })
   const violations: Violation[] = await page.evaluate(async () => {
     // @ts-expect-error injected above
@@ -72,6 +81,12 @@ async function audit(path: string, viewport = { width: 1280, height: 900 }) {
 describe.each(LANGS)('axe in %s', (lang) => {
   it.each(PAGES)(`%s has no serious or critical violation`, async (path) => {
     expect(await audit(`${path}?lang=${lang}`)).toEqual([])
+  })
+})
+
+describe('axe with the welcome popup open', () => {
+  it.each(['en', 'ar'])('home in %s', async (lang) => {
+    expect(await audit(`/?lang=${lang}`, PHONE, { popup: true })).toEqual([])
   })
 })
 

@@ -13,7 +13,10 @@ type Page = Awaited<ReturnType<typeof open>>
 async function notice(page: Page, role: 'status' | 'alert' = 'status') {
   const card = page.locator(`.notice-host [role=${role}] .notice`).first()
   await card.waitFor({ timeout: 10_000 })
-  return { title: await card.locator('.notice-title').textContent(), text: await card.locator('.notice-text').textContent() }
+  return {
+    title: await card.locator('.notice-title').textContent(),
+    text: await card.locator('.notice-text').textContent(),
+  }
 }
 
 describe('welcome popup', () => {
@@ -23,11 +26,15 @@ describe('welcome popup', () => {
     await page.waitForTimeout(1200)
     expect(await dialog.isVisible()).toBe(false)
     await dialog.waitFor({ state: 'visible', timeout: 2500 })
-    expect(await dialog.evaluate((d: HTMLDialogElement) => d.open && d.matches(':modal'))).toBe(true)
+    expect(await dialog.evaluate((d: HTMLDialogElement) => d.open && d.matches(':modal'))).toBe(
+      true,
+    )
     // focus stays inside: tabbing around never reaches the page behind
     for (let i = 0; i < 6; i++) {
       await page.keyboard.press('Tab')
-      expect(await page.evaluate(() => !!document.activeElement?.closest('#welcome-popup'))).toBe(true)
+      expect(await page.evaluate(() => !!document.activeElement?.closest('#welcome-popup'))).toBe(
+        true,
+      )
     }
     await page.keyboard.press('Escape')
     expect(await dialog.isVisible()).toBe(false)
@@ -56,9 +63,14 @@ describe('welcome popup', () => {
     const page = await open('/', { welcome: true })
     const dialog = page.locator('#welcome-popup')
     await dialog.waitFor({ state: 'visible', timeout: 4000 })
-    await page.waitForSelector('#welcome-popup [data-island][data-hydrated=done]', { state: 'attached' })
+    await page.waitForSelector('#welcome-popup [data-island][data-hydrated=done]', {
+      state: 'attached',
+    })
     await dialog.getByRole('button', { name: 'Send me the free guide' }).click()
-    expect(await notice(page, 'alert')).toEqual({ title: 'Missing Information', text: 'Please fill in all fields' })
+    expect(await notice(page, 'alert')).toEqual({
+      title: 'Missing Information',
+      text: 'Please fill in all fields',
+    })
 
     await dialog.getByLabel('Your name').fill('Popup Person')
     await dialog.getByLabel('Your email').fill(email)
@@ -71,22 +83,32 @@ describe('welcome popup', () => {
     const busy = dialog.getByRole('button', { name: 'Sending…' })
     await busy.waitFor()
     expect(await busy.isDisabled()).toBe(true)
-    expect(await notice(page)).toEqual({ title: 'Success!', text: 'Check your email for your free Digital Marketing Starter Guide!' })
-    expect(await dialog.getByRole('status').filter({ hasText: en.popup.thanks_title }).isVisible()).toBe(true)
+    expect(await notice(page)).toEqual({
+      title: 'Success!',
+      text: 'Check your email for your free Digital Marketing Starter Guide!',
+    })
+    expect(
+      await dialog.getByRole('status').filter({ hasText: en.popup.thanks_title }).isVisible(),
+    ).toBe(true)
     expect(await dialog.locator('form:not([method=dialog])').count()).toBe(0)
-    expect(await query(`SELECT name, signup_form, language FROM subscribers WHERE email = '${email}'`)).toEqual([
-      { name: 'Popup Person', signup_form: 'welcome_popup', language: 'en' },
-    ])
+    expect(
+      await query(`SELECT name, signup_form, language FROM subscribers WHERE email = '${email}'`),
+    ).toEqual([{ name: 'Popup Person', signup_form: 'welcome_popup', language: 'en' }])
     await page.context().close()
 
     const again = await open('/', { welcome: true })
     const second = again.locator('#welcome-popup')
     await second.waitFor({ state: 'visible', timeout: 4000 })
-    await again.waitForSelector('#welcome-popup [data-island][data-hydrated=done]', { state: 'attached' })
+    await again.waitForSelector('#welcome-popup [data-island][data-hydrated=done]', {
+      state: 'attached',
+    })
     await second.getByLabel('Your name').fill('Popup Person')
     await second.getByLabel('Your email').fill(email.toUpperCase())
     await second.getByRole('button', { name: 'Send me the free guide' }).click()
-    expect(await notice(again)).toEqual({ title: 'Already Subscribed!', text: "You're already on our list! Check your email for the freebie." })
+    expect(await notice(again)).toEqual({
+      title: 'Already Subscribed!',
+      text: "You're already on our list! Check your email for the freebie.",
+    })
     await again.context().close()
   })
 
@@ -94,21 +116,47 @@ describe('welcome popup', () => {
     const page = await open('/?lang=ar', { welcome: true, viewport: PHONE })
     await page.addInitScript(() => {
       const calls: unknown[] = []
-      Object.assign(window, { trackerCalls: calls, fbq: (...a: unknown[]) => calls.push(['fbq', ...a]), gtag: (...a: unknown[]) => calls.push(['gtag', ...a]), dataLayer: [] })
+      Object.assign(window, {
+        trackerCalls: calls,
+        fbq: (...a: unknown[]) => calls.push(['fbq', ...a]),
+        gtag: (...a: unknown[]) => calls.push(['gtag', ...a]),
+        dataLayer: [],
+      })
     })
     await page.reload()
     const dialog = page.locator('#welcome-popup')
     await dialog.waitFor({ state: 'visible', timeout: 4000 })
-    await page.waitForSelector('#welcome-popup [data-island][data-hydrated=done]', { state: 'attached' })
+    await page.waitForSelector('#welcome-popup [data-island][data-hydrated=done]', {
+      state: 'attached',
+    })
     await dialog.getByRole('button', { name: ar.popup.submit }).click()
-    expect(await notice(page, 'alert')).toEqual({ title: ar.notices.missing_title, text: ar.notices.missing_fields })
+    expect(await notice(page, 'alert')).toEqual({
+      title: ar.notices.missing_title,
+      text: ar.notices.missing_fields,
+    })
     await dialog.getByLabel(ar.popup.name).fill('سارة')
     await dialog.getByLabel(ar.popup.email).fill(unique('ar'))
     await dialog.getByRole('button', { name: ar.popup.submit }).click()
-    expect(await notice(page)).toEqual({ title: ar.notices.success_title, text: ar.notices.success_text })
-    const calls = await page.evaluate(() => ({ trackers: (window as never as { trackerCalls: unknown[] }).trackerCalls, dataLayer: (window as never as { dataLayer: unknown[] }).dataLayer }))
-    expect(calls.trackers).toContainEqual(['fbq', 'track', 'Lead', { content_name: 'welcome_popup' }])
-    expect(calls.trackers).toContainEqual(['gtag', 'event', 'generate_lead', { form: 'welcome_popup' }])
+    expect(await notice(page)).toEqual({
+      title: ar.notices.success_title,
+      text: ar.notices.success_text,
+    })
+    const calls = await page.evaluate(() => ({
+      trackers: (window as never as { trackerCalls: unknown[] }).trackerCalls,
+      dataLayer: (window as never as { dataLayer: unknown[] }).dataLayer,
+    }))
+    expect(calls.trackers).toContainEqual([
+      'fbq',
+      'track',
+      'Lead',
+      { content_name: 'welcome_popup' },
+    ])
+    expect(calls.trackers).toContainEqual([
+      'gtag',
+      'event',
+      'generate_lead',
+      { form: 'welcome_popup' },
+    ])
     expect(calls.dataLayer).toContainEqual({ event: 'generate_lead', form: 'welcome_popup' })
     await page.context().close()
   })
@@ -121,22 +169,33 @@ describe('free guide download', () => {
     const picker = await island(page, 'guide-picker')
     await picker.getByRole('button', { name: /Social Media Growth Accelerator Kit/ }).click()
     await picker.getByRole('button', { name: 'Download Free Guide' }).click()
-    expect(await notice(page, 'alert')).toEqual({ title: 'Missing Information', text: 'Please fill in all fields to download your free guide.' })
+    expect(await notice(page, 'alert')).toEqual({
+      title: 'Missing Information',
+      text: 'Please fill in all fields to download your free guide.',
+    })
     await picker.getByLabel('Your name').fill('Guide Reader')
     await picker.getByLabel('Your email').fill(email)
-    const [download] = await Promise.all([page.waitForEvent('download'), picker.getByRole('button', { name: 'Download Free Guide' }).click()])
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      picker.getByRole('button', { name: 'Download Free Guide' }).click(),
+    ])
     expect(download.suggestedFilename()).toBe('social-media-growth-kit-en.html')
     const file = readFileSync((await download.path())!, 'utf8')
     expect(file).toMatch(/^<!DOCTYPE html><html lang="en" dir="ltr">/)
     expect(file).toContain('<h1>Social Media Growth Accelerator Kit</h1>')
     expect(file.length).toBeGreaterThan(10_000)
-    expect(await notice(page)).toEqual({ title: 'Download Started!', text: 'Social Media Growth Accelerator Kit has been sent to your email.' })
-    expect(await query(`SELECT name, guide, language FROM guide_requests WHERE email = '${email}'`)).toEqual([
-      { name: 'Guide Reader', guide: 'social-media-growth-kit', language: 'en' },
-    ])
+    expect(await notice(page)).toEqual({
+      title: 'Download Started!',
+      text: 'Social Media Growth Accelerator Kit has been sent to your email.',
+    })
+    expect(
+      await query(`SELECT name, guide, language FROM guide_requests WHERE email = '${email}'`),
+    ).toEqual([{ name: 'Guide Reader', guide: 'social-media-growth-kit', language: 'en' }])
     // no link anywhere points at a local or device path
     const hrefs = await page.$$eval('a[href]', (as) => as.map((a) => a.getAttribute('href')!))
-    expect(hrefs.filter((h) => /^(file:|[A-Za-z]:\\|\/(Users|home|storage|sdcard)\/)/.test(h))).toEqual([])
+    expect(
+      hrefs.filter((h) => /^(file:|[A-Za-z]:\\|\/(Users|home|storage|sdcard)\/)/.test(h)),
+    ).toEqual([])
     await page.context().close()
   })
 })
@@ -148,18 +207,31 @@ describe('footer newsletter', () => {
       const page = await open('/faq')
       const box = await island(page, 'newsletter-form')
       await box.getByRole('button', { name: 'Subscribe' }).click()
-      expect(await notice(page, 'alert')).toEqual({ title: 'Missing Information', text: 'Please fill in all fields' })
+      expect(await notice(page, 'alert')).toEqual({
+        title: 'Missing Information',
+        text: 'Please fill in all fields',
+      })
       await box.getByLabel('Email address').fill(email)
       await box.getByRole('button', { name: 'Subscribe' }).click()
       expect(await notice(page)).toEqual(
         round === 1
-          ? { title: 'Successfully subscribed!', text: "You'll receive our latest digital marketing tips and insights." }
-          : { title: en.notices.newsletter_already_title, text: en.notices.newsletter_already_text },
+          ? {
+              title: 'Successfully subscribed!',
+              text: "You'll receive our latest digital marketing tips and insights.",
+            }
+          : {
+              title: en.notices.newsletter_already_title,
+              text: en.notices.newsletter_already_text,
+            },
       )
-      expect(await box.getByRole('status').textContent()).toContain(en.footer.newsletter_thanks_title)
+      expect(await box.getByRole('status').textContent()).toContain(
+        en.footer.newsletter_thanks_title,
+      )
       await page.context().close()
     }
-    expect(await query(`SELECT signup_form FROM subscribers WHERE email = '${email}'`)).toEqual([{ signup_form: 'newsletter' }])
+    expect(await query(`SELECT signup_form FROM subscribers WHERE email = '${email}'`)).toEqual([
+      { signup_form: 'newsletter' },
+    ])
   })
 
   it('works without JavaScript too', async () => {
@@ -168,7 +240,9 @@ describe('footer newsletter', () => {
     await page.locator('#newsletter-email').fill(email)
     await page.locator('footer').getByRole('button', { name: 'Subscribe' }).click()
     await page.waitForURL('**/api/newsletter')
-    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Successfully subscribed!')
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(
+      'Successfully subscribed!',
+    )
     expect(await query(`SELECT email FROM subscribers WHERE email = '${email}'`)).toHaveLength(1)
     await page.context().close()
   })
@@ -182,18 +256,28 @@ describe('contact form', () => {
     const form = await island(page, 'contact-form')
     const es = (await import('../../locales/es.json')).default
     await form.getByRole('button', { name: es.contact.submit }).click()
-    expect(await notice(page, 'alert')).toEqual({ title: es.notices.missing_title, text: es.notices.missing_fields })
+    expect(await notice(page, 'alert')).toEqual({
+      title: es.notices.missing_title,
+      text: es.notices.missing_fields,
+    })
     await form.getByLabel(es.contact.name).fill('Lucía')
     await form.getByLabel(es.contact.email).fill(email)
     await form.getByLabel(es.contact.service).selectOption('shopify')
     await form.getByLabel(es.contact.budget).selectOption('5k_15k')
-    await form.getByLabel(es.contact.message).fill('Queremos mejorar la conversión de nuestra tienda Shopify.')
+    await form
+      .getByLabel(es.contact.message)
+      .fill('Queremos mejorar la conversión de nuestra tienda Shopify.')
     await form.getByRole('button', { name: es.contact.submit }).click()
-    expect(await notice(page)).toEqual({ title: es.notices.contact_title, text: es.notices.contact_text })
+    expect(await notice(page)).toEqual({
+      title: es.notices.contact_title,
+      text: es.notices.contact_text,
+    })
     expect(await form.getByRole('status').textContent()).toContain(es.contact.success_title)
-    expect(await query(`SELECT name, service, budget, language FROM contact_messages WHERE email = '${email}'`)).toEqual([
-      { name: 'Lucía', service: 'shopify', budget: '5k_15k', language: 'es' },
-    ])
+    expect(
+      await query(
+        `SELECT name, service, budget, language FROM contact_messages WHERE email = '${email}'`,
+      ),
+    ).toEqual([{ name: 'Lucía', service: 'shopify', budget: '5k_15k', language: 'es' }])
     await page.context().close()
   })
 })

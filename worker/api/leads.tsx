@@ -22,7 +22,8 @@ export const leads = new Hono<AppEnv>()
 leads.use(...formGuard())
 
 type Mode = 'json' | 'form'
-type Parsed<T> = { ok: true; mode: Mode; data: T } | { ok: false; res: Response | Promise<Response> }
+type Parsed<T> =
+  { ok: true; mode: Mode; data: T } | { ok: false; res: Response | Promise<Response> }
 
 async function parse<S extends v.GenericSchema>(
   c: Context<AppEnv>,
@@ -50,13 +51,26 @@ async function parse<S extends v.GenericSchema>(
   const fields = fieldIssues(result.issues)
   const keys = Object.values(fields)
   // Empty fields read best as one sentence; otherwise the first field's own problem.
-  const error = c.var.t(`errors.${keys.includes('required') ? 'required' : keys[0]}`, undefined, c.var.t('errors.invalid'))
-  const localized = Object.fromEntries(Object.entries(fields).map(([f, k]) => [f, c.var.t(`errors.${k}`)]))
-  if (mode === 'form') return { ok: false, res: formResult(c, 400, c.var.t('notices.error_title'), error) }
+  const error = c.var.t(
+    `errors.${keys.includes('required') ? 'required' : keys[0]}`,
+    undefined,
+    c.var.t('errors.invalid'),
+  )
+  const localized = Object.fromEntries(
+    Object.entries(fields).map(([f, k]) => [f, c.var.t(`errors.${k}`)]),
+  )
+  if (mode === 'form')
+    return { ok: false, res: formResult(c, 400, c.var.t('notices.error_title'), error) }
   return { ok: false, res: c.json({ error, fields: localized }, 400) }
 }
 
-function formResult(c: Context<AppEnv>, status: 200 | 400 | 503, title: string, text: string, download?: string) {
+function formResult(
+  c: Context<AppEnv>,
+  status: 200 | 400 | 503,
+  title: string,
+  text: string,
+  download?: string,
+) {
   c.status(status)
   return c.render(<FormResultPage title={title} text={text} download={download} />, {
     title: `${title} | ${c.var.t('meta.title_suffix')}`,
@@ -65,14 +79,24 @@ function formResult(c: Context<AppEnv>, status: 200 | 400 | 503, title: string, 
 }
 
 /** D1 failing must never surface as a 500: the visitor learns to retry, nothing is half-stored. */
-async function store<T>(c: Context<AppEnv>, mode: Mode, write: () => Promise<T>): Promise<{ ok: true; value: T } | { ok: false; res: Response | Promise<Response> }> {
+async function store<T>(
+  c: Context<AppEnv>,
+  mode: Mode,
+  write: () => Promise<T>,
+): Promise<{ ok: true; value: T } | { ok: false; res: Response | Promise<Response> }> {
   try {
     return { ok: true, value: await write() }
   } catch (err) {
     console.error('D1 write failed', err)
     const error = c.var.t('errors.unavailable')
     c.header('Retry-After', '30')
-    return { ok: false, res: mode === 'form' ? formResult(c, 503, c.var.t('notices.error_title'), error) : c.json({ error }, 503) }
+    return {
+      ok: false,
+      res:
+        mode === 'form'
+          ? formResult(c, 503, c.var.t('notices.error_title'), error)
+          : c.json({ error }, 503),
+    }
   }
 }
 
@@ -98,7 +122,13 @@ leads.post('/newsletter', async (c) => {
   let result = { alreadySubscribed: false }
   if (!isBot(data)) {
     const saved = await store(c, mode, () =>
-      addSubscriber(c.env.DB, { email: data.email, name: null, source: 'website', form: 'newsletter', language: c.var.lang }),
+      addSubscriber(c.env.DB, {
+        email: data.email,
+        name: null,
+        source: 'website',
+        form: 'newsletter',
+        language: c.var.lang,
+      }),
     )
     if (!saved.ok) return saved.res
     result = saved.value
@@ -106,7 +136,12 @@ leads.post('/newsletter', async (c) => {
   if (mode === 'json') return c.json(result)
   const t = c.var.t
   return result.alreadySubscribed
-    ? formResult(c, 200, t('notices.newsletter_already_title'), t('notices.newsletter_already_text'))
+    ? formResult(
+        c,
+        200,
+        t('notices.newsletter_already_title'),
+        t('notices.newsletter_already_text'),
+      )
     : formResult(c, 200, t('notices.newsletter_title'), t('notices.newsletter_text'))
 })
 
@@ -117,7 +152,12 @@ leads.post('/guide-requests', async (c) => {
   let result = { alreadySubscribed: false }
   if (!isBot(data)) {
     const saved = await store(c, mode, () =>
-      addGuideRequest(c.env.DB, { email: data.email, name: data.name, guide: data.guide, language: c.var.lang }),
+      addGuideRequest(c.env.DB, {
+        email: data.email,
+        name: data.name,
+        guide: data.guide,
+        language: c.var.lang,
+      }),
     )
     if (!saved.ok) return saved.res
     result = saved.value
@@ -126,7 +166,13 @@ leads.post('/guide-requests', async (c) => {
   if (mode === 'json') return c.json({ ...result, downloadUrl })
   const t = c.var.t
   const title = t(`guides.${data.guide}.title`)
-  return formResult(c, 200, t('notices.download_title'), t('notices.download_text', { title }), downloadUrl)
+  return formResult(
+    c,
+    200,
+    t('notices.download_title'),
+    t('notices.download_text', { title }),
+    downloadUrl,
+  )
 })
 
 leads.post('/contact', async (c) => {
@@ -136,10 +182,14 @@ leads.post('/contact', async (c) => {
   const t = c.var.t
   if (data.service !== 'other' && !findService(data.service)) {
     const error = t('errors.invalid')
-    return mode === 'json' ? c.json({ error, fields: { service: error } }, 400) : formResult(c, 400, t('notices.error_title'), error)
+    return mode === 'json'
+      ? c.json({ error, fields: { service: error } }, 400)
+      : formResult(c, 400, t('notices.error_title'), error)
   }
   if (!isBot(data)) {
-    const saved = await store(c, mode, () => addContactMessage(c.env.DB, { ...data, language: c.var.lang }))
+    const saved = await store(c, mode, () =>
+      addContactMessage(c.env.DB, { ...data, language: c.var.lang }),
+    )
     if (!saved.ok) return saved.res
   }
   if (mode === 'json') return c.json({ ok: true })

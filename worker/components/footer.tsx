@@ -74,34 +74,8 @@ export function Footer() {
             ))}
           </ul>
         </div>
-        <nav aria-labelledby="footer-main">
-          <h2 id="footer-main" className={headingClass}>
-            {t('footer.main_menu')}
-          </h2>
-          <ul className="m-0 list-none space-y-2 p-0 text-sm">
-            {FOOTER_MAIN.map((item) => (
-              <li key={item.href}>
-                <a href={item.href} className={linkClass}>
-                  {t(item.key)}
-                </a>
-              </li>
-            ))}
-          </ul>
-        </nav>
-        <nav aria-labelledby="footer-resources">
-          <h2 id="footer-resources" className={headingClass}>
-            {t('footer.resources')}
-          </h2>
-          <ul className="m-0 list-none space-y-2 p-0 text-sm">
-            {FOOTER_RESOURCES.map((item) => (
-              <li key={item.href}>
-                <a href={item.href} className={linkClass}>
-                  {t(item.key)}
-                </a>
-              </li>
-            ))}
-          </ul>
-        </nav>
+        <LinkColumn id="footer-main" title={t('footer.main_menu')} links={FOOTER_MAIN} />
+        <LinkColumn id="footer-resources" title={t('footer.resources')} links={FOOTER_RESOURCES} />
         <div>
           <h2 className={headingClass}>{t('footer.contact_info')}</h2>
           <ul className="m-0 list-none space-y-3 p-0 text-sm">
@@ -172,5 +146,33 @@ export function Footer() {
         </div>
       </div>
     </footer>
+  )
+}
+
+function LinkColumn({
+  id,
+  title,
+  links,
+}: {
+  id: string
+  title: string
+  links: readonly { key: string; href: string }[]
+}) {
+  const { t } = usePage()
+  return (
+    <nav aria-labelledby={id}>
+      <h2 id={id} className={headingClass}>
+        {title}
+      </h2>
+      <ul className="m-0 list-none space-y-2 p-0 text-sm">
+        {links.map((item) => (
+          <li key={item.href}>
+            <a href={item.href} className={linkClass}>
+              {t(item.key)}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </nav>
   )
 }

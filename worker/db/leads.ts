@@ -17,7 +17,10 @@ export interface NewSubscriber {
  * Adds a subscriber unless the e-mail is already on the list; then nothing changes.
  * One statement, so concurrent signups of one address store exactly one row.
  */
-export async function addSubscriber(db: D1Database, s: NewSubscriber): Promise<{ alreadySubscribed: boolean }> {
+export async function addSubscriber(
+  db: D1Database,
+  s: NewSubscriber,
+): Promise<{ alreadySubscribed: boolean }> {
   const inserted = await db
     .prepare(
       `INSERT INTO subscribers (email, name, source, signup_form, language, consent_version)

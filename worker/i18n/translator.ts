@@ -29,7 +29,10 @@ export const guideDictionaries: Record<Lang, unknown> = {
 // requests in different languages never share mutable locale state.
 const i18n = rosetta(
   Object.fromEntries(
-    Object.entries(dictionaries).map(([lang, dict]) => [lang, { ...(dict as object), guides: guideDictionaries[lang as Lang] }]),
+    Object.entries(dictionaries).map(([lang, dict]) => [
+      lang,
+      { ...(dict as object), guides: guideDictionaries[lang as Lang] },
+    ]),
   ),
 )
 

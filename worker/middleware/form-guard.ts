@@ -9,7 +9,14 @@ export const MAX_BODY_BYTES = 16 * 1024
  * site cannot post a visitor's browser here), at most 16 KB, and a per-IP rate limit.
  */
 export function formGuard(): MiddlewareHandler<AppEnv>[] {
-  return [sameSiteOnly(), bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => c.json({ error: c.var.t('errors.too_large') }, 413) }), rateLimit()]
+  return [
+    sameSiteOnly(),
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: (c) => c.json({ error: c.var.t('errors.too_large') }, 413),
+    }),
+    rateLimit(),
+  ]
 }
 
 function sameSiteOnly(): MiddlewareHandler<AppEnv> {

@@ -6,7 +6,6 @@ import { PageHero } from '../components/page-parts'
 import { SERVICES } from '../data/services'
 import { usePage } from './context'
 
-
 export function ContactPage() {
   const { t, config } = usePage()
   return (
@@ -90,7 +89,10 @@ export function ContactPage() {
                 sendAnother: t('contact.send_another'),
               }}
               services={[
-                ...SERVICES.map((s) => ({ value: s.slug, label: t(`services.items.${s.key}.name`) })),
+                ...SERVICES.map((s) => ({
+                  value: s.slug,
+                  label: t(`services.items.${s.key}.name`),
+                })),
                 { value: 'other', label: t('contact.other_service') },
               ]}
               budgets={BUDGETS.map((b) => ({ value: b, label: t(`contact.budgets.${b}`) }))}

@@ -3,7 +3,15 @@ import { PageHero } from '../components/page-parts'
 import { usePage } from './context'
 
 /** What a form posted without JavaScript answers: the outcome, and the way back. */
-export function FormResultPage({ title, text, download }: { title: string; text: string; download?: string }) {
+export function FormResultPage({
+  title,
+  text,
+  download,
+}: {
+  title: string
+  text: string
+  download?: string
+}) {
   const { t } = usePage()
   return (
     <PageHero title={title} subtitle={text}>

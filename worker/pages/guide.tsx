@@ -20,7 +20,8 @@ export function guideUrl(slug: GuideSlug, lang: Lang, download = false) {
   return `/guides/${slug}?lang=${lang}${download ? '&download=1' : ''}`
 }
 
-export const isGuideSlug = (s: string): s is GuideSlug => (GUIDE_SLUGS as readonly string[]).includes(s)
+export const isGuideSlug = (s: string): s is GuideSlug =>
+  (GUIDE_SLUGS as readonly string[]).includes(s)
 
 // Inline so the downloaded file reads the same offline; print rules make it a tidy A4 handout.
 const STYLE = `
@@ -38,7 +39,21 @@ a{color:#1d3fb0}
 @media print{body{background:#fff}main{box-shadow:none;margin:0;padding:0;max-width:none}@page{size:A4;margin:18mm}}
 `
 
-function GuideDocument({ guide, lang, t, site, contact, nonce }: { guide: Guide; lang: Lang; t: Translator; site: string; contact: string; nonce?: string }) {
+function GuideDocument({
+  guide,
+  lang,
+  t,
+  site,
+  contact,
+  nonce,
+}: {
+  guide: Guide
+  lang: Lang
+  t: Translator
+  site: string
+  contact: string
+  nonce?: string
+}) {
   return (
     <html lang={lang} dir={dirOf(lang)}>
       <head>
@@ -84,7 +99,8 @@ function GuideDocument({ guide, lang, t, site, contact, nonce }: { guide: Guide;
           </section>
           <p>{guide.closing}</p>
           <footer>
-            {t('meta.site_name')} · <a href={site}>{site.replace(/^https?:\/\//, '')}</a> · {contact}
+            {t('meta.site_name')} · <a href={site}>{site.replace(/^https?:\/\//, '')}</a> ·{' '}
+            {contact}
           </footer>
         </main>
       </body>
@@ -99,7 +115,14 @@ export async function serveGuide(c: Context<AppEnv>) {
   const { t, lang, config } = c.var
   const guide = t.data<Guide>(`guides.${slug}`)
   const stream = await renderToReadableStream(
-    <GuideDocument guide={guide} lang={lang} t={t} site={config.siteUrl} contact={config.email} nonce={c.get('secureHeadersNonce')} />,
+    <GuideDocument
+      guide={guide}
+      lang={lang}
+      t={t}
+      site={config.siteUrl}
+      contact={config.email}
+      nonce={c.get('secureHeadersNonce')}
+    />,
     { nonce: c.get('secureHeadersNonce') },
   )
   await stream.allReady

@@ -9,9 +9,27 @@ import { usePage } from './context'
 
 // Rendered in the streamed shell, so React emits a preload link for each (SPEC §9).
 const HERO_IMAGES = [
-  { src: '/images/hero-dashboard.svg', width: 560, height: 400, key: 'hero.image_dashboard' },
-  { src: '/images/hero-campaign.svg', width: 240, height: 150, key: 'hero.image_campaign' },
-  { src: '/images/hero-orders.svg', width: 240, height: 120, key: 'hero.image_orders' },
+  {
+    src: '/images/hero-dashboard.svg',
+    width: 560,
+    height: 400,
+    key: 'hero.image_dashboard',
+    className: 'h-auto w-full rounded-2xl shadow-2xl',
+  },
+  {
+    src: '/images/hero-campaign.svg',
+    width: 240,
+    height: 150,
+    key: 'hero.image_campaign',
+    className: 'absolute -bottom-8 -start-4 hidden h-auto w-[42%] rounded-xl shadow-xl sm:block',
+  },
+  {
+    src: '/images/hero-orders.svg',
+    width: 240,
+    height: 120,
+    key: 'hero.image_orders',
+    className: 'absolute -top-6 -end-4 hidden h-auto w-[40%] rounded-xl shadow-xl sm:block',
+  },
 ]
 
 /** The three free guides (SPEC §3): file, download count and rating; text is in locales. */
@@ -87,7 +105,6 @@ export function HomePage() {
 
 function Hero() {
   const { t } = usePage()
-  const [dashboard, campaign, orders] = HERO_IMAGES
   return (
     <section className="relative overflow-hidden bg-gradient-to-br from-brand-900 via-brand-800 to-brand-600 text-white">
       <div className="container grid items-center gap-12 py-16 lg:grid-cols-2 lg:py-24">
@@ -120,28 +137,17 @@ function Hero() {
           </div>
         </div>
         <div className="relative mx-auto w-full max-w-[560px]">
-          <img
-            src={dashboard.src}
-            width={dashboard.width}
-            height={dashboard.height}
-            alt={t(dashboard.key)}
-            fetchPriority="high"
-            className="h-auto w-full rounded-2xl shadow-2xl"
-          />
-          <img
-            src={campaign.src}
-            width={campaign.width}
-            height={campaign.height}
-            alt={t(campaign.key)}
-            className="absolute -bottom-8 -start-4 hidden h-auto w-[42%] rounded-xl shadow-xl sm:block"
-          />
-          <img
-            src={orders.src}
-            width={orders.width}
-            height={orders.height}
-            alt={t(orders.key)}
-            className="absolute -top-6 -end-4 hidden h-auto w-[40%] rounded-xl shadow-xl sm:block"
-          />
+          {HERO_IMAGES.map((img, i) => (
+            <img
+              key={img.src}
+              src={img.src}
+              width={img.width}
+              height={img.height}
+              alt={t(img.key)}
+              fetchPriority={i === 0 ? 'high' : undefined}
+              className={img.className}
+            />
+          ))}
         </div>
       </div>
     </section>

@@ -28,11 +28,21 @@ const unique = () => `person${crypto.randomUUID().slice(0, 8)}@example.org`
 describe('POST /api/email-signup', () => {
   it('stores a new subscriber, e-mail normalised, with language, form and consent version', async () => {
     const email = unique()
-    const res = await post('/api/email-signup', { name: ' Ada ', email: `  ${email.toUpperCase()} `, source: 'website' }, { 'Accept-Language': 'fr-FR' })
+    const res = await post(
+      '/api/email-signup',
+      { name: ' Ada ', email: `  ${email.toUpperCase()} `, source: 'website' },
+      { 'Accept-Language': 'fr-FR' },
+    )
     expect(res.status).toBe(200)
     expect(await res.json()).toEqual({ alreadySubscribed: false })
     const [row] = await rows('SELECT * FROM subscribers WHERE email = ?', email)
-    expect(row).toMatchObject({ email, name: 'Ada', source: 'website', signup_form: 'welcome_popup', language: 'fr' })
+    expect(row).toMatchObject({
+      email,
+      name: 'Ada',
+      source: 'website',
+      signup_form: 'welcome_popup',
+      language: 'fr',
+    })
     expect(row.consent_version).toMatch(/^\d{4}-\d{2}-\d{2}$/)
     expect(Date.parse(row.created_at as string)).toBeGreaterThan(Date.now() - 60_000)
   })
@@ -41,7 +51,11 @@ describe('POST /api/email-signup', () => {
     const email = unique()
     await post('/api/email-signup', { name: 'First', email, source: 'website' })
     const before = await rows('SELECT * FROM subscribers WHERE email = ?', email)
-    const res = await post('/api/email-signup', { name: 'Second', email: `\t${email.toUpperCase()}  `, source: 'website' })
+    const res = await post('/api/email-signup', {
+      name: 'Second',
+      email: `\t${email.toUpperCase()}  `,
+      source: 'website',
+    })
     expect(res.status).toBe(200)
     expect(await res.json()).toEqual({ alreadySubscribed: true })
     expect(await rows('SELECT * FROM subscribers WHERE email = ?', email)).toEqual(before)
@@ -72,8 +86,15 @@ describe('POST /api/email-signup', () => {
   })
 
   it('localizes the error in the visitor language', async () => {
-    const res = await post('/api/email-signup', { name: 'A', email: 'nope', source: 'website' }, { 'Accept-Language': 'de' })
-    expect(await res.json()).toMatchObject({ error: de.errors.invalid_email, fields: { email: de.errors.invalid_email } })
+    const res = await post(
+      '/api/email-signup',
+      { name: 'A', email: 'nope', source: 'website' },
+      { 'Accept-Language': 'de' },
+    )
+    expect(await res.json()).toMatchObject({
+      error: de.errors.invalid_email,
+      fields: { email: de.errors.invalid_email },
+    })
     const empty = await post('/api/email-signup', { name: '', email: '', source: 'website' })
     expect(await empty.json()).toMatchObject({ error: en.errors.required })
   })
@@ -82,11 +103,19 @@ describe('POST /api/email-signup', () => {
     expect((await post('/api/email-signup', '{"name": "A", ')).status).toBe(400)
     const form = await SELF.fetch('https://example.com/api/email-signup', {
       method: 'POST',
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'CF-Connecting-IP': nextIp() },
+      headers: {
+        'Content-Type': 'application/x-www-form-urlencoded',
+        'CF-Connecting-IP': nextIp(),
+      },
       body: 'name=A&email=a%40example.org&source=website',
     })
     expect(form.status).toBe(415)
-    const megabyte = JSON.stringify({ name: 'A', email: 'a@example.org', source: 'website', pad: 'x'.repeat(1024 * 1024) })
+    const megabyte = JSON.stringify({
+      name: 'A',
+      email: 'a@example.org',
+      source: 'website',
+      pad: 'x'.repeat(1024 * 1024),
+    })
     const big = await post('/api/email-signup', megabyte)
     expect(big.status).toBe(413)
     expect(await big.json()).toEqual({ error: en.errors.too_large })
@@ -97,15 +126,29 @@ describe('POST /api/email-signup', () => {
     const foreign = await post('/api/email-signup', body, { Origin: 'https://evil.example' })
     expect(foreign.status).toBe(403)
     expect(await foreign.json()).toEqual({ error: en.errors.cross_site })
-    expect((await post('/api/email-signup', body, { 'Sec-Fetch-Site': 'cross-site' })).status).toBe(403)
+    expect((await post('/api/email-signup', body, { 'Sec-Fetch-Site': 'cross-site' })).status).toBe(
+      403,
+    )
     expect(await rows('SELECT * FROM subscribers WHERE email = ?', body.email)).toEqual([])
     // our own pages are welcome
-    expect((await post('/api/email-signup', body, { Origin: 'https://example.com', 'Sec-Fetch-Site': 'same-origin' })).status).toBe(200)
+    expect(
+      (
+        await post('/api/email-signup', body, {
+          Origin: 'https://example.com',
+          'Sec-Fetch-Site': 'same-origin',
+        })
+      ).status,
+    ).toBe(200)
   })
 
   it('answers a filled honeypot like a success and stores nothing', async () => {
     const email = unique()
-    const res = await post('/api/email-signup', { name: 'Bot', email, source: 'website', website: 'http://spam.example' })
+    const res = await post('/api/email-signup', {
+      name: 'Bot',
+      email,
+      source: 'website',
+      website: 'http://spam.example',
+    })
     expect(res.status).toBe(200)
     expect(await res.json()).toEqual({ alreadySubscribed: false })
     expect(await rows('SELECT * FROM subscribers WHERE email = ?', email)).toEqual([])
@@ -115,13 +158,33 @@ describe('POST /api/email-signup', () => {
     const ip = '198.51.100.7'
     const statuses = []
     for (let i = 0; i < 12; i++)
-      statuses.push((await post('/api/email-signup', { name: 'A', email: unique(), source: 'website' }, { 'CF-Connecting-IP': ip })).status)
+      statuses.push(
+        (
+          await post(
+            '/api/email-signup',
+            { name: 'A', email: unique(), source: 'website' },
+            { 'CF-Connecting-IP': ip },
+          )
+        ).status,
+      )
     expect(statuses.slice(0, 10)).toEqual(Array(10).fill(200))
     expect(statuses.slice(10)).toEqual([429, 429])
-    const limited = await post('/api/email-signup', { name: 'A', email: unique(), source: 'website' }, { 'CF-Connecting-IP': ip })
+    const limited = await post(
+      '/api/email-signup',
+      { name: 'A', email: unique(), source: 'website' },
+      { 'CF-Connecting-IP': ip },
+    )
     expect(limited.headers.get('retry-after')).toBe('60')
     expect(await limited.json()).toEqual({ error: en.errors.rate_limited })
-    expect((await post('/api/email-signup', { name: 'A', email: unique(), source: 'website' }, { 'CF-Connecting-IP': '198.51.100.8' })).status).toBe(200)
+    expect(
+      (
+        await post(
+          '/api/email-signup',
+          { name: 'A', email: unique(), source: 'website' },
+          { 'CF-Connecting-IP': '198.51.100.8' },
+        )
+      ).status,
+    ).toBe(200)
   })
 
   it('answers 503 with a clear message when D1 fails, never a 500', async () => {
@@ -150,13 +213,22 @@ describe('POST /api/email-signup', () => {
     const emails = Array.from({ length: 10 }, unique)
     const answers = await Promise.all(
       Array.from({ length: 50 }, (_, i) =>
-        post('/api/email-signup', { name: `N${i}`, email: i % 2 ? emails[i % 10].toUpperCase() : emails[i % 10], source: 'website' }).then(
-          async (r) => ({ status: r.status, email: emails[i % 10], ...((await r.json()) as { alreadySubscribed: boolean }) }),
-        ),
+        post('/api/email-signup', {
+          name: `N${i}`,
+          email: i % 2 ? emails[i % 10].toUpperCase() : emails[i % 10],
+          source: 'website',
+        }).then(async (r) => ({
+          status: r.status,
+          email: emails[i % 10],
+          ...((await r.json()) as { alreadySubscribed: boolean }),
+        })),
       ),
     )
     expect(answers.every((a) => a.status === 200)).toBe(true)
-    const stored = await rows(`SELECT email FROM subscribers WHERE email IN (${emails.map(() => '?').join(',')})`, ...emails)
+    const stored = await rows(
+      `SELECT email FROM subscribers WHERE email IN (${emails.map(() => '?').join(',')})`,
+      ...emails,
+    )
     expect(stored).toHaveLength(10)
     for (const email of emails) {
       const mine = answers.filter((a) => a.email === email)
@@ -169,22 +241,39 @@ describe('POST /api/email-signup', () => {
 describe('POST /api/guide-requests and the guide files', () => {
   it('stores the request and the subscriber, and hands back the real guide in the visitor language', async () => {
     const email = unique()
-    const res = await post('/api/guide-requests', { name: 'Grace', email, guide: 'conversion-masterclass' }, { 'Accept-Language': 'es' })
+    const res = await post(
+      '/api/guide-requests',
+      { name: 'Grace', email, guide: 'conversion-masterclass' },
+      { 'Accept-Language': 'es' },
+    )
     expect(res.status).toBe(200)
     const json = (await res.json()) as { alreadySubscribed: boolean; downloadUrl: string }
-    expect(json).toEqual({ alreadySubscribed: false, downloadUrl: '/guides/conversion-masterclass?lang=es&download=1' })
-    expect(await rows('SELECT name, guide, language FROM guide_requests WHERE email = ?', email)).toEqual([
-      { name: 'Grace', guide: 'conversion-masterclass', language: 'es' },
+    expect(json).toEqual({
+      alreadySubscribed: false,
+      downloadUrl: '/guides/conversion-masterclass?lang=es&download=1',
+    })
+    expect(
+      await rows('SELECT name, guide, language FROM guide_requests WHERE email = ?', email),
+    ).toEqual([{ name: 'Grace', guide: 'conversion-masterclass', language: 'es' }])
+    expect(await rows('SELECT signup_form FROM subscribers WHERE email = ?', email)).toEqual([
+      { signup_form: 'guide' },
     ])
-    expect(await rows('SELECT signup_form FROM subscribers WHERE email = ?', email)).toEqual([{ signup_form: 'guide' }])
     // a second guide: another request, the same subscriber
-    const again = await post('/api/guide-requests', { name: 'Grace', email, guide: 'social-media-growth-kit' })
+    const again = await post('/api/guide-requests', {
+      name: 'Grace',
+      email,
+      guide: 'social-media-growth-kit',
+    })
     expect(await again.json()).toMatchObject({ alreadySubscribed: true })
-    expect(await rows('SELECT guide FROM guide_requests WHERE email = ? ORDER BY id', email)).toHaveLength(2)
+    expect(
+      await rows('SELECT guide FROM guide_requests WHERE email = ? ORDER BY id', email),
+    ).toHaveLength(2)
 
     const file = await SELF.fetch(`https://example.com${json.downloadUrl}`)
     expect(file.status).toBe(200)
-    expect(file.headers.get('content-disposition')).toBe('attachment; filename="conversion-masterclass-es.html"')
+    expect(file.headers.get('content-disposition')).toBe(
+      'attachment; filename="conversion-masterclass-es.html"',
+    )
     const html = await file.text()
     expect(html).toMatch(/^<!DOCTYPE html><html lang="es" dir="ltr">/)
     expect(html).toContain('Masterclass de optimización de la conversión')
@@ -192,14 +281,24 @@ describe('POST /api/guide-requests and the guide files', () => {
   })
 
   it('refuses an unknown guide or a missing name', async () => {
-    expect((await post('/api/guide-requests', { name: 'A', email: unique(), guide: 'secret' })).status).toBe(400)
-    const res = await post('/api/guide-requests', { name: '', email: unique(), guide: 'conversion-masterclass' })
+    expect(
+      (await post('/api/guide-requests', { name: 'A', email: unique(), guide: 'secret' })).status,
+    ).toBe(400)
+    const res = await post('/api/guide-requests', {
+      name: '',
+      email: unique(),
+      guide: 'conversion-masterclass',
+    })
     expect(res.status).toBe(400)
     expect((await SELF.fetch('https://example.com/guides/secret')).status).toBe(404)
   })
 
   it('serves each guide in each language as a readable page', async () => {
-    for (const slug of ['invisible-business-mistakes', 'social-media-growth-kit', 'conversion-masterclass'])
+    for (const slug of [
+      'invisible-business-mistakes',
+      'social-media-growth-kit',
+      'conversion-masterclass',
+    ])
       for (const lang of ['en', 'ar']) {
         const res = await SELF.fetch(`https://example.com/guides/${slug}?lang=${lang}`)
         expect(res.status).toBe(200)
@@ -214,9 +313,15 @@ describe('POST /api/guide-requests and the guide files', () => {
 describe('POST /api/newsletter', () => {
   it('subscribes by e-mail alone and handles a duplicate gracefully', async () => {
     const email = unique()
-    expect(await (await post('/api/newsletter', { email })).json()).toEqual({ alreadySubscribed: false })
-    expect(await (await post('/api/newsletter', { email: email.toUpperCase() })).json()).toEqual({ alreadySubscribed: true })
-    expect(await rows('SELECT name, signup_form FROM subscribers WHERE email = ?', email)).toEqual([{ name: null, signup_form: 'newsletter' }])
+    expect(await (await post('/api/newsletter', { email })).json()).toEqual({
+      alreadySubscribed: false,
+    })
+    expect(await (await post('/api/newsletter', { email: email.toUpperCase() })).json()).toEqual({
+      alreadySubscribed: true,
+    })
+    expect(await rows('SELECT name, signup_form FROM subscribers WHERE email = ?', email)).toEqual([
+      { name: null, signup_form: 'newsletter' },
+    ])
     expect((await post('/api/newsletter', { email: '' })).status).toBe(400)
   })
 
@@ -224,7 +329,11 @@ describe('POST /api/newsletter', () => {
     const email = unique()
     const res = await SELF.fetch('https://example.com/api/newsletter', {
       method: 'POST',
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'CF-Connecting-IP': nextIp(), Origin: 'https://example.com' },
+      headers: {
+        'Content-Type': 'application/x-www-form-urlencoded',
+        'CF-Connecting-IP': nextIp(),
+        Origin: 'https://example.com',
+      },
       body: new URLSearchParams({ email, website: '' }).toString(),
     })
     expect(res.status).toBe(200)
@@ -248,15 +357,29 @@ describe('POST /api/contact', () => {
     const body = message()
     const res = await post('/api/contact', body, { 'Accept-Language': 'pt-BR' })
     expect(res.status).toBe(200)
-    expect(await rows('SELECT name, company, service, budget, message, language FROM contact_messages WHERE email = ?', body.email)).toEqual([
-      { name: 'Lin', company: 'Lin Ltd', service: 'amazon', budget: '1k_5k', message: body.message, language: 'pt' },
+    expect(
+      await rows(
+        'SELECT name, company, service, budget, message, language FROM contact_messages WHERE email = ?',
+        body.email,
+      ),
+    ).toEqual([
+      {
+        name: 'Lin',
+        company: 'Lin Ltd',
+        service: 'amazon',
+        budget: '1k_5k',
+        message: body.message,
+        language: 'pt',
+      },
     ])
   })
 
   it('accepts the optional fields left empty', async () => {
     const body = message({ company: '', budget: '', service: 'other' })
     expect((await post('/api/contact', body)).status).toBe(200)
-    expect(await rows('SELECT company, budget FROM contact_messages WHERE email = ?', body.email)).toEqual([{ company: null, budget: null }])
+    expect(
+      await rows('SELECT company, budget FROM contact_messages WHERE email = ?', body.email),
+    ).toEqual([{ company: null, budget: null }])
   })
 
   it.each([
