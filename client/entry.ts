@@ -3,6 +3,8 @@ import 'virtual:uno.css'
 import './styles/base.css'
 import type { Island } from './island'
 import { HYDRATE_ATTR, ISLAND_ATTR, PROPS_ATTR } from './island'
+import { enhanceBooking } from './enhance/booking'
+import { enhanceDialogs } from './enhance/dialogs'
 import { enhanceDisclosures } from './enhance/disclosure'
 import { enhanceLanguageMenu } from './enhance/language'
 import { enhanceNavigation, enhanceScrollButtons } from './enhance/navigation'
@@ -60,5 +62,7 @@ enhanceDisclosures()
 enhanceNavigation()
 enhanceScrollButtons()
 enhanceNotices()
+enhanceDialogs()
+enhanceBooking()
 enhanceWelcomePopup()
 scheduleIslands().finally(() => document.body.setAttribute('data-hydrated', ''))

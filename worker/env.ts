@@ -20,6 +20,11 @@ export interface Bindings {
   SOCIAL_TIKTOK: string
   FIVERR_URL: string
   BOOKING_URL: string
+  BOOKING_TIMEZONE: string
+  BOOKING_WEEKDAYS: string
+  BOOKING_HOURS: string
+  BOOKING_MIN_NOTICE_HOURS: string
+  BOOKING_DAYS_AHEAD: string
   AUTH_URL: string
   META_PIXEL_ID: string
   GA_MEASUREMENT_ID: string

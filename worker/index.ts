@@ -4,12 +4,24 @@ import { readConfig } from './config'
 import type { AppEnv } from './env'
 import { i18n } from './middleware/i18n'
 import { security } from './middleware/security'
+import { bookings } from './api/bookings'
 import { leads } from './api/leads'
 import { pages, renderNotFound } from './pages'
 import { renderer } from './renderer'
 
 const app = new Hono<AppEnv>()
 
+// The booking page may be framed by our own scheduling dialog; nothing else may.
+app.use('/book', async function frameableBySelf(c, next) {
+  await next()
+  const csp = c.res.headers.get('Content-Security-Policy')
+  if (csp)
+    c.res.headers.set(
+      'Content-Security-Policy',
+      csp.replace("frame-ancestors 'none'", "frame-ancestors 'self'"),
+    )
+  c.res.headers.set('X-Frame-Options', 'SAMEORIGIN')
+})
 app.use(security())
 app.use(trimTrailingSlash({ alwaysRedirect: true }))
 app.use(async function config(c, next) {
@@ -20,6 +32,7 @@ app.use(i18n())
 app.use(renderer())
 
 app.route('/api', leads)
+app.route('/api/bookings', bookings)
 app.route('/', pages)
 app.notFound(renderNotFound)
 app.onError((err, c) => {

@@ -5,6 +5,7 @@ import clientAssets from 'virtual:client-assets'
 import { dirOf, isLang, LANG_STORAGE_KEY, LANGS } from '../client/lib/languages'
 import { Footer } from './components/footer'
 import { Header } from './components/header'
+import { BookingDialog, FloatingActions, Splash } from './components/overlays'
 import { NoticeHost, WelcomePopup } from './components/welcome-popup'
 import type { AppEnv } from './env'
 import { langHref, usePage } from './pages/context'
@@ -15,6 +16,8 @@ declare module '@hono/react-renderer' {
     description: string
     /** Canonical path when it differs from the request's (aliases). */
     canonicalPath?: string
+    /** Only the page itself: no navigation, footer or overlays (the booking page in its dialog). */
+    bare?: boolean
   }
 }
 
@@ -22,11 +25,12 @@ declare module '@hono/react-renderer' {
 export function renderer(): MiddlewareHandler<AppEnv> {
   return function renderer(c, next) {
     return reactRenderer(
-      ({ children, title, description, canonicalPath }) => (
+      ({ children, title, description, canonicalPath, bare }) => (
         <Document
           title={title}
           description={description}
           canonicalPath={canonicalPath}
+          bare={bare}
           langSource={
             isLang(c.req.query('lang'))
               ? 'query'
@@ -54,11 +58,19 @@ interface DocumentProps {
   title: string
   description: string
   canonicalPath?: string
+  bare?: boolean
   langSource: string
   children: React.ReactNode
 }
 
-function Document({ title, description, canonicalPath, langSource, children }: DocumentProps) {
+function Document({
+  title,
+  description,
+  canonicalPath,
+  bare = false,
+  langSource,
+  children,
+}: DocumentProps) {
   const { t, lang, config, path } = usePage()
   const canonical = canonicalPath ?? path
   const urlIn = (l: string) => config.siteUrl + (l === 'en' ? canonical : langHref(canonical, l))
@@ -84,16 +96,25 @@ function Document({ title, description, canonicalPath, langSource, children }: D
         ))}
       </head>
       <body className="min-h-screen bg-white font-sans text-ink-900 antialiased">
-        <a href="#main" className="skip-link btn-primary">
-          {t('nav.skip')}
-        </a>
-        <div id="nav-progress" hidden role="progressbar" aria-label={t('nav.loading')} />
-        <Header />
-        <main id="main" tabIndex={-1} className="outline-none">
-          {children}
-        </main>
-        <Footer />
-        <WelcomePopup />
+        {bare ? (
+          <main id="main">{children}</main>
+        ) : (
+          <>
+            <Splash />
+            <a href="#main" className="skip-link btn-primary">
+              {t('nav.skip')}
+            </a>
+            <div id="nav-progress" hidden role="progressbar" aria-label={t('nav.loading')} />
+            <Header />
+            <main id="main" tabIndex={-1} className="outline-none">
+              {children}
+            </main>
+            <Footer />
+            <FloatingActions />
+            <BookingDialog />
+            <WelcomePopup />
+          </>
+        )}
         <NoticeHost />
       </body>
     </html>

@@ -18,7 +18,8 @@ export function enhanceNavigation() {
     if (url.origin !== location.origin) return
     if (url.pathname === location.pathname && url.search === location.search && url.hash) return
     clearTimeout(timer)
-    timer = setTimeout(() => (bar.hidden = false), DELAY_MS)
+    // listeners after this one may still take the click over (the booking dialog does)
+    timer = setTimeout(() => (bar.hidden = event.defaultPrevented), DELAY_MS)
   })
   // Back/forward cache restores the old page as it was: hide the bar again.
   addEventListener('pageshow', stop)

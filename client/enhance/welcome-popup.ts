@@ -1,3 +1,5 @@
+import { openDialog } from './dialogs'
+
 /** Browser flag: the visitor has seen (and closed) the welcome popup. */
 export const WELCOME_SEEN_KEY = 'welcome-popup-seen'
 const DELAY_MS = 2000
@@ -25,6 +27,6 @@ export function enhanceWelcomePopup() {
     if (event.target === dialog) dialog.close()
   })
   setTimeout(() => {
-    if (!document.querySelector('dialog[open]')) dialog.showModal()
+    if (!document.querySelector('dialog[open]')) openDialog(dialog)
   }, DELAY_MS)
 }

@@ -1,6 +1,12 @@
 export type LeadAnswer<T> =
   | { ok: true; data: T }
-  | { ok: false; status: number; error?: string; fields?: Record<string, string> }
+  | {
+      ok: false
+      status: number
+      error?: string
+      fields?: Record<string, string>
+      body?: Record<string, unknown>
+    }
 
 /** Posts a lead form as JSON to the worker; a network failure reads as status 0. */
 export async function postLead<T>(url: string, body: unknown): Promise<LeadAnswer<T>> {

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react'
 import { notify } from './notices'
-import { postLead } from './post-lead'
+import { postLead, type LeadAnswer } from './post-lead'
 
 export type FormState = 'idle' | 'submitting' | 'success'
 
@@ -23,7 +23,12 @@ export function useLeadForm(texts: ErrorTexts) {
     notify({ title: texts.missingTitle, description: text, variant: 'destructive' })
   }
 
-  async function submit<T>(url: string, body: unknown, onSuccess: (data: T) => void) {
+  async function submit<T>(
+    url: string,
+    body: unknown,
+    onSuccess: (data: T) => void,
+    onError?: (answer: Extract<LeadAnswer<T>, { ok: false }>) => void,
+  ) {
     setState('submitting')
     setFieldErrors({})
     const answer = await postLead<T>(url, body)
@@ -34,6 +39,7 @@ export function useLeadForm(texts: ErrorTexts) {
     }
     setState('idle')
     setFieldErrors(answer.fields ?? {})
+    onError?.(answer)
     notify({
       title: texts.errorTitle,
       description: answer.error ?? texts.errorGeneric,

@@ -110,7 +110,7 @@ export function CtaBand({ title, text }: { title: string; text: string }) {
           <p className="m-0 mt-3 text-lg text-brand-100">{text}</p>
         </div>
         <div className="flex flex-wrap gap-3">
-          <a href="/contact" data-booking className="btn-accent">
+          <a href="/book" data-booking className="btn-accent">
             {t('common.book_consultation')}
           </a>
           <a href="/contact" className="btn-outline text-white">

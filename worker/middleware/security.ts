@@ -1,6 +1,14 @@
-import type { MiddlewareHandler } from 'hono'
+import type { Context, MiddlewareHandler } from 'hono'
 import { NONCE, secureHeaders } from 'hono/secure-headers'
 import type { AppEnv } from '../env'
+
+function bookingOrigin(c: Context<AppEnv>) {
+  try {
+    return c.env.BOOKING_URL ? new URL(c.env.BOOKING_URL).origin : ''
+  } catch {
+    return ''
+  }
+}
 
 /**
  * Security headers for every response. Scripts and styles run only from our origin or with
@@ -15,7 +23,8 @@ export function security(): MiddlewareHandler<AppEnv> {
       imgSrc: ["'self'", 'data:'],
       fontSrc: ["'self'"],
       connectSrc: ["'self'"],
-      frameSrc: ["'self'"],
+      // the scheduling dialog frames BOOKING_URL when one is configured
+      frameSrc: ["'self'", bookingOrigin],
       formAction: ["'self'"],
       baseUri: ["'none'"],
       objectSrc: ["'none'"],

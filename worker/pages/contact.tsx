@@ -62,7 +62,7 @@ export function ContactPage() {
             </div>
             <div className="card bg-brand-800 text-white">
               <p className="m-0 text-lg font-semibold">{t('home.cta_title')}</p>
-              <a href="/contact" data-booking className="btn-accent mt-4">
+              <a href="/book" data-booking className="btn-accent mt-4">
                 {t('common.book_consultation')}
               </a>
             </div>

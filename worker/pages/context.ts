@@ -6,7 +6,7 @@ import type { AppEnv } from '../env'
 export function usePage() {
   const c = useRequestContext() as unknown as Context<AppEnv>
   const { t, lang, config } = c.var
-  return { t, lang, config, path: c.req.path }
+  return { t, lang, config, path: c.req.path, nonce: c.get('secureHeadersNonce') }
 }
 
 /** Path of a page in another language: the selector's links and hreflang alternates. */

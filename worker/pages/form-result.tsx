@@ -6,20 +6,21 @@ import { usePage } from './context'
 export function FormResultPage({
   title,
   text,
-  download,
+  action,
 }: {
   title: string
   text: string
-  download?: string
+  /** A follow-up: the guide file, the calendar invitation. */
+  action?: { href: string; label: string }
 }) {
   const { t } = usePage()
   return (
     <PageHero title={title} subtitle={text}>
       <div className="mt-8 flex flex-wrap gap-3">
-        {download && (
-          <a href={download} className="btn-primary">
+        {action && (
+          <a href={action.href} className="btn-primary">
             <Icon name="download" />
-            {t('home.guide_download_again')}
+            {action.label}
           </a>
         )}
         <a href="/" className="btn-ghost">

@@ -120,7 +120,7 @@ function Hero() {
             {t('hero.subtitle')}
           </p>
           <div className="mt-8 flex flex-wrap gap-3">
-            <a href="/contact" data-booking className="btn-accent">
+            <a href="/book" data-booking className="btn-accent">
               {t('common.book_consultation')}
               <Icon name="arrow" />
             </a>
@@ -319,7 +319,7 @@ function ClosingCta() {
           <a href="/contact" className="btn-outline text-white">
             {t('common.talk_to_us')}
           </a>
-          <a href="/contact" data-booking className="btn-accent">
+          <a href="/book" data-booking className="btn-accent">
             {t('home.cta_grow')}
           </a>
           <a href="/about" className="btn-outline text-white">

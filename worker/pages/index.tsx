@@ -4,6 +4,8 @@ import { POSTS } from '../data/blog'
 import { findService, SERVICE_ALIASES } from '../data/services'
 import { AboutPage } from './about'
 import { AuthPage } from './auth'
+import { BookPage } from './book'
+import { currentSlots, serveInvitation } from '../api/bookings'
 import { BlogListPage, BlogPostPage } from './blog'
 import { ContactPage } from './contact'
 import { FaqPage } from './faq'
@@ -91,6 +93,24 @@ for (const [slug, key] of Object.entries(LEGAL_PAGES)) {
 }
 
 pages.get('/guides/:slug', serveGuide)
+
+pages.get('/book', async (c) => {
+  const embed = c.req.query('embed') === '1'
+  let free: { slots: string[]; timeZone: string }
+  try {
+    free = await currentSlots(c)
+  } catch (err) {
+    // without the bookings table the page still offers the other ways to reach us
+    console.error('D1 read failed', err)
+    free = { slots: [], timeZone: 'Europe/London' }
+  }
+  return c.render(<BookPage slots={free.slots} agencyTimeZone={free.timeZone} embed={embed} />, {
+    title: titled(c, c.var.t('booking.title')),
+    description: c.var.t('booking.meta_description'),
+    bare: embed,
+  })
+})
+pages.get('/book/:file{[0-9a-f-]+\\.ics}', serveInvitation)
 
 export function renderNotFound(c: Context<AppEnv>) {
   c.status(404)

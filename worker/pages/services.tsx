@@ -60,7 +60,7 @@ export function ServicePage({ service }: { service: Service }) {
         crumbs={[{ label: t('nav.services'), href: '/services' }, { label: t(`${base}.name`) }]}
       >
         <div className="mt-8 flex flex-wrap gap-3">
-          <a href="/contact" data-booking className="btn-primary">
+          <a href="/book" data-booking className="btn-primary">
             {t('common.book_consultation')}
           </a>
           <a href="/pricing" className="btn-ghost">

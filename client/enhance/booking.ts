@@ -1,0 +1,23 @@
+import { openDialog } from './dialogs'
+
+/**
+ * Every "book a consultation" link ([data-booking], a plain link to /book without JavaScript)
+ * opens the scheduling dialog; its frame loads on the first opening only.
+ */
+export function enhanceBooking() {
+  const dialog = document.getElementById('booking-dialog') as HTMLDialogElement | null
+  if (!dialog) return
+  document.addEventListener('click', (event) => {
+    const trigger = (event.target as Element).closest('[data-booking]')
+    if (!trigger || (event as MouseEvent).ctrlKey || (event as MouseEvent).metaKey) return
+    event.preventDefault()
+    const frame = dialog.querySelector('iframe')
+    if (frame && !frame.getAttribute('src'))
+      frame.setAttribute('src', frame.dataset.src ?? '/book?embed=1')
+    trigger.closest<HTMLDetailsElement>('details[open]')?.removeAttribute('open')
+    openDialog(dialog, trigger)
+  })
+  dialog.addEventListener('click', (event) => {
+    if (event.target === dialog) dialog.close()
+  })
+}

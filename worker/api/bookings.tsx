@@ -1,0 +1,154 @@
+import { Hono, type Context } from 'hono'
+import { formatInTimeZone } from 'date-fns-tz'
+import { BookingSchema } from '../../client/schemas/booking'
+import { invitation } from '../booking/ics'
+import { freeSlots, readAvailability } from '../booking/slots'
+import { addBooking, findBooking, listBookedSlots, type Booking } from '../db/bookings'
+import type { AppEnv } from '../env'
+import { mailSender } from '../mail/send'
+import { formGuard } from '../middleware/form-guard'
+import { formResult, isBot, parse, store } from './forms'
+
+/** The built-in booking page's API: free slots, booking one, its calendar invitation. */
+export const bookings = new Hono<AppEnv>()
+
+/** Free 30-minute slots from now, UTC ISO strings, oldest first. */
+export async function currentSlots(c: Context<AppEnv>, now = new Date()) {
+  const availability = readAvailability(c.env)
+  const booked = await listBookedSlots(c.env.DB, now.toISOString())
+  return { slots: freeSlots(availability, now, booked), timeZone: availability.timeZone }
+}
+
+const validZone = (zone: string | undefined, fallback: string) => {
+  if (!zone) return fallback
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone })
+    return zone
+  } catch {
+    return fallback
+  }
+}
+
+export const icsPath = (token: string) => `/book/${token}.ics`
+
+/** "Monday 23 November 2026, 09:30" in the visitor's language and zone. */
+export const describeSlot = (iso: string, lang: string, zone: string) =>
+  new Intl.DateTimeFormat(lang, { dateStyle: 'full', timeStyle: 'short', timeZone: zone }).format(
+    new Date(iso),
+  )
+
+bookings.get('/slots', async (c) => {
+  try {
+    return c.json(await currentSlots(c))
+  } catch (err) {
+    console.error('D1 read failed', err)
+    return c.json({ error: c.var.t('errors.unavailable') }, 503)
+  }
+})
+
+// the same guard as the lead forms, for the booking post only
+for (const guard of formGuard()) bookings.post('/', guard)
+
+bookings.post('/', async (c) => {
+  const parsed = await parse(c, BookingSchema, { formAllowed: true })
+  if (!parsed.ok) return parsed.res
+  const { mode, data } = parsed
+  const t = c.var.t
+  const availability = readAvailability(c.env)
+  const timeZone = validZone(data.timeZone, availability.timeZone)
+  const slot = new Date(data.slot).toISOString()
+
+  const free = await store(c, mode, () => currentSlots(c))
+  if (!free.ok) return free.res
+  // Past, too soon, outside the hours or already booked: not a slot we offer now.
+  if (!free.value.slots.includes(slot)) {
+    const error = t('errors.slot_unavailable')
+    return mode === 'json'
+      ? c.json({ error, slots: free.value.slots }, 409)
+      : formResult(c, 409, t('notices.error_title'), error, {
+          href: '/book',
+          label: t('booking.choose_time'),
+        })
+  }
+  if (isBot(data)) return c.json({ error: t('booking.slot_taken'), slots: free.value.slots }, 409)
+
+  const saved = await store(c, mode, () =>
+    addBooking(c.env.DB, {
+      slotStart: slot,
+      name: data.name,
+      email: data.email,
+      notes: data.notes,
+      timeZone,
+      language: c.var.lang,
+    }),
+  )
+  if (!saved.ok) return saved.res
+  if ('taken' in saved.value) {
+    const error = t('booking.slot_taken')
+    const slots = free.value.slots.filter((s) => s !== slot)
+    return mode === 'json'
+      ? c.json({ error, slots }, 409)
+      : formResult(c, 409, t('notices.error_title'), error, {
+          href: '/book',
+          label: t('booking.choose_time'),
+        })
+  }
+
+  const booking = saved.value.booking
+  const when = describeSlot(slot, c.var.lang, timeZone)
+  const ics = c.var.config.siteUrl + icsPath(booking.token)
+  // The booking stands even if the confirmation e-mail cannot be queued; log it for follow-up.
+  c.executionCtx.waitUntil(
+    mailSender(c.env)
+      .send({
+        to: booking.email,
+        subject: t('booking.mail_subject', { when }),
+        text: t('booking.mail_body', { name: booking.name, when, zone: timeZone, ics }),
+      })
+      .catch((err) => console.error('booking confirmation not queued', booking.id, err)),
+  )
+  const answer = { start: slot, when, timeZone, icsUrl: icsPath(booking.token) }
+  if (mode === 'json') return c.json({ booking: answer })
+  return formResult(
+    c,
+    200,
+    t('booking.confirmed_title'),
+    t('booking.confirmed_text', { email: booking.email, when }),
+    {
+      href: answer.icsUrl,
+      label: t('booking.add_calendar'),
+    },
+  )
+})
+
+/** GET /book/<token>.ics: the visitor's calendar invitation. */
+export async function serveInvitation(c: Context<AppEnv>) {
+  const token = (c.req.param('file') ?? '').replace(/\.ics$/, '')
+  if (!/^[0-9a-f-]{36}$/.test(token)) return c.notFound()
+  let booking: Booking | null
+  try {
+    booking = await findBooking(c.env.DB, token)
+  } catch (err) {
+    console.error('D1 read failed', err)
+    return c.text(c.var.t('errors.unavailable'), 503)
+  }
+  if (!booking) return c.notFound()
+  const { t, config } = c.var
+  const body = invitation({
+    uid: `booking-${booking.id}@${new URL(config.siteUrl).hostname}`,
+    start: new Date(booking.slotStart),
+    summary: t('booking.ics_summary'),
+    description: [t('booking.ics_description'), booking.notes].filter(Boolean).join('\n\n'),
+    organizerEmail: config.email,
+    organizerName: t('meta.site_name'),
+    attendeeEmail: booking.email,
+    attendeeName: booking.name,
+    url: config.siteUrl + '/contact',
+  })
+  const day = formatInTimeZone(new Date(booking.slotStart), 'UTC', 'yyyy-MM-dd')
+  return c.body(body, 200, {
+    'Content-Type': 'text/calendar; charset=utf-8',
+    'Content-Disposition': `attachment; filename="consultation-${day}.ics"`,
+    'Cache-Control': 'private, no-store',
+  })
+}

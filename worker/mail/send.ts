@@ -1,0 +1,28 @@
+import type { Bindings } from '../env'
+
+export interface Mail {
+  to: string
+  subject: string
+  text: string
+}
+
+/** Where the site's e-mails go. The one sender today is the D1 outbox; a provider plugs in here. */
+export interface MailSender {
+  send(mail: Mail): Promise<void>
+}
+
+/** Keeps e-mails in the `outbox` table; `npm run outbox` prints them for a developer. */
+export function outboxSender(db: D1Database): MailSender {
+  return {
+    async send(mail) {
+      await db
+        .prepare('INSERT INTO outbox (to_address, subject, body_text) VALUES (?, ?, ?)')
+        .bind(mail.to, mail.subject, mail.text)
+        .run()
+    },
+  }
+}
+
+export function mailSender(env: Bindings): MailSender {
+  return outboxSender(env.DB)
+}
