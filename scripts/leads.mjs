@@ -1,4 +1,5 @@
-// `npm run leads`: the leads in D1, as the agency would read them in the D1 console.
+// `npm run leads`: the leads in D1 (subscribers, guide requests, contact messages, bookings),
+// as the agency would read them in the D1 console.
 //   npm run leads                  tables of subscribers, guide requests, contact messages
 //   npm run leads -- --csv         the same as CSV (one block per table), for a spreadsheet
 //   npm run leads -- --remote      the production database instead of the local one
@@ -15,6 +16,7 @@ const TABLES = {
   subscribers: 'id, created_at, email, name, signup_form, language, source, consent_version',
   guide_requests: 'id, created_at, email, name, guide, language',
   contact_messages: 'id, created_at, name, email, company, service, budget, language, message',
+  bookings: 'id, created_at, slot_start, name, email, time_zone, language, notes',
 }
 
 function select(table, columns) {

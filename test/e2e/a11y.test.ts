@@ -51,6 +51,7 @@ async function audit(
     bypassCSP: true,
   })
   if (!popup) await context.addInitScript(() => localStorage.setItem('welcome-popup-seen', '1'))
+  await context.addInitScript(() => sessionStorage.setItem('splash-seen', '1'))
   const page = await context.newPage()
   await page.goto(path)
   await page.waitForSelector('body[data-hydrated]', { state: 'attached' })

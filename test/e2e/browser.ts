@@ -29,6 +29,8 @@ export function useBrowser() {
         locale?: string
         javaScript?: boolean
         welcome?: boolean
+        splash?: boolean
+        reducedMotion?: boolean
       } = {},
     ) {
       const context = await browser.newContext({
@@ -36,6 +38,7 @@ export function useBrowser() {
         viewport: options.viewport ?? DESKTOP,
         locale: options.locale ?? 'en-GB',
         javaScriptEnabled: options.javaScript ?? true,
+        reducedMotion: options.reducedMotion ? 'reduce' : 'no-preference',
         acceptDownloads: true,
         // each visitor its own address, so the per-IP form limit only meets the tests about it
         extraHTTPHeaders: { 'CF-Connecting-IP': `10.${rand()}.${rand()}.${rand()}` },
@@ -43,6 +46,9 @@ export function useBrowser() {
       // The welcome popup would cover what other tests look at; its own tests ask for it.
       if (!options.welcome)
         await context.addInitScript(() => localStorage.setItem('welcome-popup-seen', '1'))
+      // Likewise the splash that starts each visit.
+      if (!options.splash)
+        await context.addInitScript(() => sessionStorage.setItem('splash-seen', '1'))
       const page = await context.newPage()
       const errors: string[] = []
       page.on('pageerror', (e) => errors.push(e.message))

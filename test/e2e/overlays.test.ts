@@ -1,0 +1,162 @@
+import { describe, expect, it } from 'vitest'
+import ar from '../../locales/ar.json'
+import { hydrated, PHONE, useBrowser } from './browser'
+import { query } from './d1'
+
+const { open } = useBrowser()
+type Page = Awaited<ReturnType<typeof open>>
+
+describe('splash loader', () => {
+  it('shows at the start of a visit, fades by about 2 s, and not on the next page', async () => {
+    const page = await open('/', { splash: true })
+    const splash = page.locator('#splash')
+    expect(await splash.isVisible()).toBe(true)
+    await page.waitForTimeout(1200)
+    expect(await splash.evaluate((el) => getComputedStyle(el).opacity)).toBe('1')
+    await page.waitForFunction(
+      () => getComputedStyle(document.getElementById('splash')!).visibility === 'hidden',
+      null,
+      { timeout: 1500 },
+    )
+    // the page underneath was there all along: no layout shift when it goes
+    expect(await page.getByRole('heading', { level: 1 }).isVisible()).toBe(true)
+    await page.locator('header').getByRole('link', { name: 'About' }).click()
+    await page.waitForURL('**/about')
+    expect(await page.locator('#splash').isVisible()).toBe(false)
+    await page.context().close()
+  })
+
+  it('is skipped for reduced motion and without JavaScript', async () => {
+    for (const options of [{ reducedMotion: true }, { javaScript: false }]) {
+      const page = await open('/', { splash: true, ...options })
+      expect(await page.locator('#splash').isVisible(), JSON.stringify(options)).toBe(false)
+      await page.context().close()
+    }
+  })
+})
+
+describe('floating buttons', () => {
+  it('links WhatsApp with the greeting, bottom-left, mirrored in Arabic', async () => {
+    for (const lang of ['en', 'ar']) {
+      const page = await open(`/?lang=${lang}`, { viewport: PHONE })
+      const link = page.getByRole('link', {
+        name: lang === 'en' ? /Chat with us on WhatsApp/ : new RegExp(ar.whatsapp.label),
+      })
+      const href = new URL((await link.getAttribute('href'))!)
+      expect(href.origin + href.pathname).toBe('https://wa.me/447700900123')
+      expect(href.searchParams.get('text')).toBe(
+        lang === 'en'
+          ? 'Hello Northstar Growth! I would like to know more about your services.'
+          : ar.whatsapp.greeting,
+      )
+      expect(await link.getAttribute('target')).toBe('_blank')
+      expect(await link.getAttribute('rel')).toContain('noopener')
+      const box = (await link.boundingBox())!
+      if (lang === 'en') expect(box.x).toBeLessThan(40)
+      else expect(box.x + box.width).toBeGreaterThan(PHONE.width - 40)
+      await page.context().close()
+    }
+  })
+
+  it('expands and collapses the consultation widget, without covering WhatsApp on a 360 px phone', async () => {
+    const page = await open('/faq', { viewport: { width: 360, height: 740 } })
+    await hydrated(page)
+    const widget = page.locator('#consult-widget')
+    const toggle = widget.locator('summary')
+    const card = widget.getByRole('link', { name: 'Talk to us' })
+    expect(await card.isVisible()).toBe(false)
+    await toggle.click()
+    expect(await card.isVisible()).toBe(true)
+    expect(await card.getAttribute('href')).toBe('/contact')
+    await page.keyboard.press('Escape')
+    expect(await card.isVisible()).toBe(false)
+    await toggle.click()
+    await page.mouse.click(180, 200)
+    expect(await card.isVisible()).toBe(false)
+    const a = (await toggle.boundingBox())!
+    const b = (await page.locator('a[href^="https://wa.me"]').last().boundingBox())!
+    const overlap =
+      a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height
+    expect(overlap).toBe(false)
+    await page.context().close()
+  })
+})
+
+async function openDialogFrom(page: Page, trigger: ReturnType<Page['locator']>) {
+  await trigger.click()
+  const dialog = page.locator('#booking-dialog')
+  await dialog.waitFor({ state: 'visible' })
+  return dialog
+}
+
+describe('scheduling dialog', () => {
+  it('opens from the hero, the closing call to action and the widget, and returns focus on close', async () => {
+    const page = await open('/')
+    await hydrated(page)
+    const triggers = [
+      page.locator('main section').first().getByRole('link', { name: 'Book Free Consultation' }),
+      page.getByRole('link', { name: "Let's Grow Your Business" }),
+      async () => {
+        await page.locator('#consult-widget summary').click()
+        return page.locator('#consult-widget').getByRole('link', { name: 'Book Free Consultation' })
+      },
+    ]
+    for (const t of triggers) {
+      const trigger = typeof t === 'function' ? await t() : t
+      const dialog = await openDialogFrom(page, trigger)
+      expect(await dialog.evaluate((d: HTMLDialogElement) => d.matches(':modal'))).toBe(true)
+      const frame = dialog.locator('iframe')
+      expect(await frame.getAttribute('src')).toBe('/book?embed=1&lang=en')
+      await page.frameLocator('#booking-dialog iframe').getByText('Choose a time').first().waitFor()
+      await page.keyboard.press('Escape')
+      await dialog.waitFor({ state: 'hidden' })
+      expect(await trigger.evaluate((el) => el === document.activeElement)).toBe(true)
+    }
+    await page.context().close()
+  })
+
+  for (const [lang, viewport, name] of [
+    ['en', undefined, 'desktop'],
+    ['ar', PHONE, 'phone'],
+  ] as const) {
+    it(`books a consultation through the dialog in ${lang} on ${name}`, async () => {
+      const email = `book-${lang}-${crypto.randomUUID().slice(0, 6)}@example.org`
+      const page = await open(`/?lang=${lang}`, { viewport })
+      await hydrated(page)
+      await openDialogFrom(page, page.locator('main a[data-booking]').first())
+      const frame = page.frameLocator('#booking-dialog iframe')
+      await frame.locator('[data-island][data-hydrated=done]').waitFor({ state: 'attached' })
+      const days = frame.getByRole('group').first().getByRole('button')
+      await days.nth(1).click()
+      const time = frame.getByRole('radio').nth(2)
+      const slot = await time.getAttribute('value')
+      await frame.locator('label', { has: time }).click()
+      const t =
+        lang === 'en'
+          ? {
+              name: 'Your name',
+              email: 'Your email',
+              submit: 'Confirm booking',
+              done: 'Your consultation is booked',
+            }
+          : {
+              name: ar.booking.name,
+              email: ar.booking.email,
+              submit: ar.booking.submit,
+              done: ar.booking.confirmed_title,
+            }
+      await frame.getByLabel(t.name).fill('Booker')
+      await frame.getByLabel(t.email).fill(email)
+      await frame.getByRole('button', { name: t.submit }).click()
+      await frame.getByRole('heading', { name: t.done }).waitFor()
+      const ics = frame.getByRole('link', {
+        name: lang === 'en' ? 'Add to calendar (.ics)' : ar.booking.add_calendar,
+      })
+      expect(await ics.getAttribute('href')).toMatch(/^\/book\/[0-9a-f-]{36}\.ics$/)
+      expect(
+        await query(`SELECT slot_start, language FROM bookings WHERE email = '${email}'`),
+      ).toEqual([{ slot_start: slot, language: lang }])
+      await page.context().close()
+    })
+  }
+})
