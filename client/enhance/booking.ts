@@ -14,8 +14,10 @@ export function enhanceBooking() {
     const frame = dialog.querySelector('iframe')
     if (frame && !frame.getAttribute('src'))
       frame.setAttribute('src', frame.dataset.src ?? '/book?embed=1')
-    trigger.closest<HTMLDetailsElement>('details[open]')?.removeAttribute('open')
-    openDialog(dialog, trigger)
+    // From the widget, focus comes back to the widget's button (its card closes meanwhile).
+    const menu = trigger.closest<HTMLDetailsElement>('details[open]')
+    menu?.removeAttribute('open')
+    openDialog(dialog, menu?.querySelector('summary') ?? trigger)
   })
   dialog.addEventListener('click', (event) => {
     if (event.target === dialog) dialog.close()

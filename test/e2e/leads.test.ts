@@ -38,7 +38,10 @@ describe('welcome popup', () => {
     }
     await page.keyboard.press('Escape')
     expect(await dialog.isVisible()).toBe(false)
-    expect(await page.evaluate(() => localStorage.getItem('welcome-popup-seen'))).toBe('1')
+    // the dialog's close event comes a task later
+    await page.waitForFunction(() => localStorage.getItem('welcome-popup-seen') === '1', null, {
+      timeout: 2000,
+    })
     await page.reload()
     await page.waitForTimeout(3000)
     expect(await dialog.isVisible()).toBe(false)
@@ -53,7 +56,9 @@ describe('welcome popup', () => {
       if (how === 'button') await dialog.getByRole('button', { name: 'Close' }).click()
       else await page.mouse.click(5, 5)
       expect(await dialog.isVisible(), how).toBe(false)
-      expect(await page.evaluate(() => localStorage.getItem('welcome-popup-seen')), how).toBe('1')
+      await page.waitForFunction(() => localStorage.getItem('welcome-popup-seen') === '1', null, {
+        timeout: 2000,
+      })
       await page.context().close()
     }
   })

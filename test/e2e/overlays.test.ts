@@ -93,16 +93,20 @@ describe('scheduling dialog', () => {
   it('opens from the hero, the closing call to action and the widget, and returns focus on close', async () => {
     const page = await open('/')
     await hydrated(page)
+    const widget = page.locator('#consult-widget summary')
+    // [what is clicked, what has the focus after closing]
     const triggers = [
-      page.locator('main section').first().getByRole('link', { name: 'Book Free Consultation' }),
-      page.getByRole('link', { name: "Let's Grow Your Business" }),
+      () =>
+        page.locator('main section').first().getByRole('link', { name: 'Book Free Consultation' }),
+      () => page.getByRole('link', { name: "Let's Grow Your Business" }),
       async () => {
-        await page.locator('#consult-widget summary').click()
+        await widget.click()
         return page.locator('#consult-widget').getByRole('link', { name: 'Book Free Consultation' })
       },
     ]
-    for (const t of triggers) {
-      const trigger = typeof t === 'function' ? await t() : t
+    for (const [i, t] of triggers.entries()) {
+      const trigger = await t()
+      const returnsTo = i === 2 ? widget : trigger
       const dialog = await openDialogFrom(page, trigger)
       expect(await dialog.evaluate((d: HTMLDialogElement) => d.matches(':modal'))).toBe(true)
       const frame = dialog.locator('iframe')
@@ -110,7 +114,8 @@ describe('scheduling dialog', () => {
       await page.frameLocator('#booking-dialog iframe').getByText('Choose a time').first().waitFor()
       await page.keyboard.press('Escape')
       await dialog.waitFor({ state: 'hidden' })
-      expect(await trigger.evaluate((el) => el === document.activeElement)).toBe(true)
+      await page.waitForFunction(() => document.activeElement !== document.body)
+      expect(await returnsTo.evaluate((el) => el === document.activeElement)).toBe(true)
     }
     await page.context().close()
   })
@@ -130,7 +135,8 @@ describe('scheduling dialog', () => {
       await days.nth(1).click()
       const time = frame.getByRole('radio').nth(2)
       const slot = await time.getAttribute('value')
-      await frame.locator('label', { has: time }).click()
+      await frame.locator(`label:has(input[value="${slot}"])`).click()
+      expect(await time.isChecked()).toBe(true)
       const t =
         lang === 'en'
           ? {
