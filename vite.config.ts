@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { cloudflare } from '@cloudflare/vite-plugin'
 import UnoCSS from 'unocss/vite'
+import { blogContent } from './scripts/blog-content'
 import { defineConfig, type Plugin } from 'vite'
 
 const CLIENT_ENTRY = 'client/entry.ts'
@@ -50,7 +51,7 @@ export function clientAssets(): Plugin {
 }
 
 export default defineConfig(({ command }) => ({
-  plugins: [UnoCSS(), cloudflare(), clientAssets()],
+  plugins: [UnoCSS(), cloudflare(), clientAssets(), blogContent()],
   resolve: {
     // Only React's streaming renderer goes into the production worker (see the module).
     alias:

@@ -1,11 +1,13 @@
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-pool-workers'
 import { defineConfig } from 'vitest/config'
+import { blogContent } from './scripts/blog-content'
 import { clientAssets } from './vite.config'
 
 // Worker tests run inside workerd with the wrangler.toml bindings and a migrated local D1.
 export default defineConfig(async () => ({
   plugins: [
     clientAssets(),
+    blogContent(),
     cloudflareTest({
       main: './worker/index.ts',
       wrangler: { configPath: './wrangler.toml' },

@@ -6,6 +6,7 @@ import { i18n } from './middleware/i18n'
 import { security } from './middleware/security'
 import { bookings } from './api/bookings'
 import { leads } from './api/leads'
+import { feeds } from './feeds'
 import { pages, renderNotFound } from './pages'
 import { renderer } from './renderer'
 
@@ -33,6 +34,7 @@ app.use(renderer())
 
 app.route('/api', leads)
 app.route('/api/bookings', bookings)
+app.route('/', feeds)
 app.route('/', pages)
 app.notFound(renderNotFound)
 app.onError((err, c) => {

@@ -9,6 +9,7 @@ import { BookingDialog, FloatingActions, Splash } from './components/overlays'
 import { NoticeHost, WelcomePopup } from './components/welcome-popup'
 import type { AppEnv } from './env'
 import { langHref, usePage } from './pages/context'
+import { jsonLdScript, OG_LOCALE, ogImagePath, organization, type PageImage } from './seo'
 
 declare module '@hono/react-renderer' {
   interface Props {
@@ -18,6 +19,12 @@ declare module '@hono/react-renderer' {
     canonicalPath?: string
     /** Only the page itself: no navigation, footer or overlays (the booking page in its dialog). */
     bare?: boolean
+    /** Social card picture of the page type; default the generic one. */
+    image?: PageImage
+    ogType?: 'website' | 'article'
+    /** schema.org nodes describing the page (the organization is always added). */
+    jsonLd?: Record<string, unknown>[]
+    noindex?: boolean
   }
 }
 
@@ -25,12 +32,16 @@ declare module '@hono/react-renderer' {
 export function renderer(): MiddlewareHandler<AppEnv> {
   return function renderer(c, next) {
     return reactRenderer(
-      ({ children, title, description, canonicalPath, bare }) => (
+      ({ children, title, description, canonicalPath, bare, image, ogType, jsonLd, noindex }) => (
         <Document
           title={title}
           description={description}
           canonicalPath={canonicalPath}
           bare={bare}
+          image={image ?? 'page'}
+          ogType={ogType ?? 'website'}
+          jsonLd={jsonLdScript([organization(c), ...(jsonLd ?? [])])}
+          noindex={noindex}
           langSource={
             isLang(c.req.query('lang'))
               ? 'query'
@@ -59,6 +70,10 @@ interface DocumentProps {
   description: string
   canonicalPath?: string
   bare?: boolean
+  image: PageImage
+  ogType: 'website' | 'article'
+  jsonLd: string
+  noindex?: boolean
   langSource: string
   children: React.ReactNode
 }
@@ -68,10 +83,14 @@ function Document({
   description,
   canonicalPath,
   bare = false,
+  image,
+  ogType,
+  jsonLd,
+  noindex,
   langSource,
   children,
 }: DocumentProps) {
-  const { t, lang, config, path } = usePage()
+  const { t, lang, config, path, nonce } = usePage()
   const canonical = canonicalPath ?? path
   const urlIn = (l: string) => config.siteUrl + (l === 'en' ? canonical : langHref(canonical, l))
   return (
@@ -86,8 +105,34 @@ function Document({
           <link key={l} rel="alternate" hrefLang={l} href={urlIn(l)} />
         ))}
         <link rel="alternate" hrefLang="x-default" href={config.siteUrl + canonical} />
+        {(noindex || bare) && <meta name="robots" content="noindex" />}
+        <meta property="og:type" content={ogType} />
+        <meta property="og:site_name" content={t('meta.site_name')} />
+        <meta property="og:title" content={title} />
+        <meta property="og:description" content={description} />
+        <meta property="og:url" content={urlIn(lang)} />
+        <meta property="og:locale" content={OG_LOCALE[lang]} />
+        <meta property="og:image" content={config.siteUrl + ogImagePath(image, lang)} />
+        <meta property="og:image:width" content="1200" />
+        <meta property="og:image:height" content="630" />
+        <meta property="og:image:alt" content={title} />
+        <meta name="twitter:card" content="summary_large_image" />
+        <meta name="twitter:title" content={title} />
+        <meta name="twitter:description" content={description} />
+        <meta name="twitter:image" content={config.siteUrl + ogImagePath(image, lang)} />
+        <script
+          type="application/ld+json"
+          nonce={nonce}
+          dangerouslySetInnerHTML={{ __html: jsonLd }}
+        />
         <meta name="theme-color" content="#1c358a" />
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+        <link
+          rel="alternate"
+          type="application/rss+xml"
+          title={t('blog.title')}
+          href={`/blog/rss.xml?lang=${lang}`}
+        />
         {clientAssets.fonts.map((href) => (
           <link key={href} rel="preload" as="font" type="font/woff2" href={href} crossOrigin="" />
         ))}

@@ -1,5 +1,6 @@
 import { SELF } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
+import articles from 'virtual:blog'
 import en from '../../locales/en.json'
 
 const get = (path: string, init?: RequestInit) =>
@@ -17,7 +18,7 @@ function h1(html: string) {
 }
 
 const items = en.services.items
-const posts = en.blog.posts
+const posts = articles.en
 const ROUTES: [string, string][] = [
   ['/', en.hero.title],
   ['/about', en.about.title],
@@ -42,15 +43,15 @@ const ROUTES: [string, string][] = [
   ['/auth', en.auth.title],
   ['/faq', en.faq.title],
   ['/blog', en.blog.title],
-  ['/blog/amazon-listings-guide', posts.amazon_listings_guide.title],
-  ['/blog/gmb-optimization-guide', posts.gmb_optimization_guide.title],
-  ['/blog/amazon-sales-strategies', posts.amazon_sales_strategies.title],
-  ['/blog/social-media-trends', posts.social_media_trends.title],
-  ['/blog/email-marketing-automation', posts.email_marketing_automation.title],
-  ['/blog/shopify-seo-guide', posts.shopify_seo_guide.title],
-  ['/blog/affiliate-marketing-guide', posts.affiliate_marketing_guide.title],
-  ['/blog/tiktok-shop-guide', posts.tiktok_shop_guide.title],
-  ['/blog/sales-funnels-guide', posts.sales_funnels_guide.title],
+  ['/blog/amazon-listings-guide', posts['amazon-listings-guide'].title],
+  ['/blog/gmb-optimization-guide', posts['gmb-optimization-guide'].title],
+  ['/blog/amazon-sales-strategies', posts['amazon-sales-strategies'].title],
+  ['/blog/social-media-trends', posts['social-media-trends'].title],
+  ['/blog/email-marketing-automation', posts['email-marketing-automation'].title],
+  ['/blog/shopify-seo-guide', posts['shopify-seo-guide'].title],
+  ['/blog/affiliate-marketing-guide', posts['affiliate-marketing-guide'].title],
+  ['/blog/tiktok-shop-guide', posts['tiktok-shop-guide'].title],
+  ['/blog/sales-funnels-guide', posts['sales-funnels-guide'].title],
   ['/privacy-policy', en.legal.privacy.title],
   ['/terms-of-service', en.legal.terms.title],
   ['/refund-policy', en.legal.refund.title],

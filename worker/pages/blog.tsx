@@ -1,6 +1,13 @@
 import { Icon } from '../../client/components/icon'
 import { CtaBand, PageHero } from '../components/page-parts'
-import { POSTS, type PostMeta } from '../data/blog'
+import {
+  article,
+  categories,
+  POSTS,
+  readingMinutes,
+  relatedPosts,
+  type PostMeta,
+} from '../data/blog'
 import { usePage } from './context'
 
 function useDates() {
@@ -9,26 +16,39 @@ function useDates() {
   return (iso: string) => format.format(new Date(iso))
 }
 
-function PostCard({ post }: { post: PostMeta }) {
-  const { t } = usePage()
+function PostMetaLine({ post, withCategory = true }: { post: PostMeta; withCategory?: boolean }) {
+  const { t, lang } = usePage()
   const date = useDates()
-  const base = `blog.posts.${post.key}`
+  const a = article(post.slug, lang)
+  return (
+    <p className="m-0 flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-ink-600">
+      {withCategory && (
+        <a
+          href={`/blog?category=${post.category}`}
+          className="rounded-full bg-brand-50 px-3 py-1 text-xs font-semibold text-brand-700 no-underline hover:underline"
+        >
+          {a.category}
+        </a>
+      )}
+      <time dateTime={post.published}>{date(post.published)}</time>
+      <span>{t('blog.reading_time', { n: readingMinutes(a) })}</span>
+    </p>
+  )
+}
+
+function PostCard({ post }: { post: PostMeta }) {
+  const { t, lang } = usePage()
+  const a = article(post.slug, lang)
   return (
     <li>
       <article className="card flex h-full flex-col">
-        <p className="m-0 flex flex-wrap items-center gap-3 text-sm text-ink-600">
-          <span className="rounded-full bg-brand-50 px-3 py-1 text-xs font-semibold text-brand-700">
-            {t(`${base}.category`)}
-          </span>
-          <time dateTime={post.published}>{date(post.published)}</time>
-          <span>{t('blog.reading_time', { n: post.readingMinutes })}</span>
-        </p>
+        <PostMetaLine post={post} />
         <h2 className="m-0 mt-4 text-xl font-bold">
           <a href={`/blog/${post.slug}`} className="text-ink-900 no-underline hover:underline">
-            {t(`${base}.title`)}
+            {a.title}
           </a>
         </h2>
-        <p className="m-0 mt-2 flex-1 text-ink-600">{t(`${base}.summary`)}</p>
+        <p className="m-0 mt-2 flex-1 text-ink-600">{a.summary}</p>
         <p
           className="m-0 mt-4 inline-flex items-center gap-1 font-semibold text-brand-700"
           aria-hidden="true"
@@ -41,8 +61,11 @@ function PostCard({ post }: { post: PostMeta }) {
   )
 }
 
-export function BlogListPage() {
-  const { t } = usePage()
+/** The blog, newest first; categories are plain links, so the filter works without JavaScript. */
+export function BlogListPage({ category }: { category?: string }) {
+  const { t, lang } = usePage()
+  const posts = category ? POSTS.filter((p) => p.category === category) : POSTS
+  const chip = 'rounded-full border px-4 py-2 text-sm font-semibold no-underline'
   return (
     <>
       <PageHero
@@ -50,61 +73,109 @@ export function BlogListPage() {
         subtitle={t('blog.subtitle')}
         crumbs={[{ label: t('nav.blog') }]}
       />
-      <section className="py-14">
-        <ul className="container m-0 grid list-none gap-6 md:grid-cols-2 lg:grid-cols-3">
-          {POSTS.map((post) => (
-            <PostCard key={post.slug} post={post} />
-          ))}
-        </ul>
+      <section className="pb-16">
+        <div className="container">
+          <nav aria-label={t('blog.categories')}>
+            <ul className="m-0 flex list-none flex-wrap gap-2 p-0">
+              <li>
+                <a
+                  href="/blog"
+                  aria-current={!category ? 'page' : undefined}
+                  className={`${chip} border-slate-300 text-ink-700 aria-[current=page]:border-brand-600 aria-[current=page]:bg-brand-600 aria-[current=page]:text-white`}
+                >
+                  {t('blog.all_categories')}
+                </a>
+              </li>
+              {categories().map(({ key, post }) => (
+                <li key={key}>
+                  <a
+                    href={`/blog?category=${key}`}
+                    aria-current={category === key ? 'page' : undefined}
+                    className={`${chip} border-slate-300 text-ink-700 aria-[current=page]:border-brand-600 aria-[current=page]:bg-brand-600 aria-[current=page]:text-white`}
+                  >
+                    {article(post.slug, lang).category}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          </nav>
+          <ul className="m-0 mt-8 grid list-none gap-6 p-0 md:grid-cols-2 lg:grid-cols-3">
+            {posts.map((post) => (
+              <PostCard key={post.slug} post={post} />
+            ))}
+          </ul>
+        </div>
       </section>
     </>
   )
 }
 
 export function BlogPostPage({ post }: { post: PostMeta }) {
-  const { t } = usePage()
+  const { t, lang } = usePage()
   const date = useDates()
-  const base = `blog.posts.${post.key}`
-  const related = POSTS.filter((p) => p.slug !== post.slug).slice(0, 3)
+  const a = article(post.slug, lang)
   return (
     <>
       <PageHero
-        title={t(`${base}.title`)}
-        subtitle={t(`${base}.summary`)}
-        crumbs={[{ label: t('nav.blog'), href: '/blog' }, { label: t(`${base}.title`) }]}
+        title={a.title}
+        subtitle={a.summary}
+        crumbs={[{ label: t('nav.blog'), href: '/blog' }, { label: a.title }]}
       >
-        <p className="m-0 mt-6 flex flex-wrap items-center gap-3 text-sm text-ink-600">
-          <span className="rounded-full bg-brand-50 px-3 py-1 text-xs font-semibold text-brand-700">
-            {t(`${base}.category`)}
-          </span>
-          <span>
-            {t('blog.published')} <time dateTime={post.published}>{date(post.published)}</time>
-          </span>
-          <span>{t('blog.reading_time', { n: post.readingMinutes })}</span>
-        </p>
-      </PageHero>
-      <article className="container max-w-3xl pb-12">
-        <div className="space-y-5 text-lg leading-relaxed text-ink-700">
-          {t.data<string[]>(`${base}.body`).map((p, i) => (
-            <p key={i} className="m-0">
-              {p}
-            </p>
-          ))}
+        <div className="mt-6 space-y-2">
+          <PostMetaLine post={post} />
+          <p className="m-0 text-sm text-ink-600">
+            {t('blog.by', { author: a.author })}
+            {post.updated !== post.published && (
+              <>
+                {' · '}
+                {t('blog.updated')} <time dateTime={post.updated}>{date(post.updated)}</time>
+              </>
+            )}
+          </p>
         </div>
-        <p className="m-0 mt-10">
-          <a href="/blog" className="inline-flex items-center gap-1 font-semibold text-brand-700">
-            <Icon name="arrow-back" className="h-4 w-4" />
-            {t('blog.back')}
-          </a>
-        </p>
-      </article>
+      </PageHero>
+      <div className="container grid gap-10 pb-12 lg:grid-cols-[1fr_16rem]">
+        {/* Our own Markdown from the repository, rendered at build time (scripts/blog-content.ts). */}
+        <article className="prose max-w-3xl" dangerouslySetInnerHTML={{ __html: a.html }} />
+        <aside className="hidden lg:block">
+          <nav
+            aria-labelledby="toc-title"
+            className="sticky top-24 rounded-2xl border border-slate-200 p-5"
+          >
+            <h2
+              id="toc-title"
+              className="m-0 text-sm font-semibold uppercase tracking-wider text-ink-600"
+            >
+              {t('blog.contents')}
+            </h2>
+            <ol className="m-0 mt-3 list-none space-y-2 p-0 text-sm">
+              {a.headings.map((h) => (
+                <li key={h.id}>
+                  <a
+                    href={`#${h.id}`}
+                    className="text-ink-700 no-underline hover:text-brand-700 hover:underline"
+                  >
+                    {h.text}
+                  </a>
+                </li>
+              ))}
+            </ol>
+          </nav>
+        </aside>
+      </div>
+      <p className="container m-0 pb-10">
+        <a href="/blog" className="inline-flex items-center gap-1 font-semibold text-brand-700">
+          <Icon name="arrow-back" className="h-4 w-4" />
+          {t('blog.back')}
+        </a>
+      </p>
       <section aria-labelledby="related-title" className="bg-slate-50 py-14">
         <div className="container">
           <h2 id="related-title" className="section-title m-0">
             {t('blog.related')}
           </h2>
           <ul className="m-0 mt-8 grid list-none gap-6 p-0 md:grid-cols-3">
-            {related.map((p) => (
+            {relatedPosts(post).map((p) => (
               <PostCard key={p.slug} post={p} />
             ))}
           </ul>

@@ -1,12 +1,13 @@
 import { Hono, type Context } from 'hono'
-import type { AppEnv } from '../env'
-import { POSTS } from '../data/blog'
+import { currentSlots, serveInvitation } from '../api/bookings'
+import { article, categories, POSTS } from '../data/blog'
 import { findService, SERVICE_ALIASES } from '../data/services'
+import type { AppEnv } from '../env'
+import { blogPosting, breadcrumbs, faqPage, service, website, type PageImage } from '../seo'
 import { AboutPage } from './about'
 import { AuthPage } from './auth'
-import { BookPage } from './book'
-import { currentSlots, serveInvitation } from '../api/bookings'
 import { BlogListPage, BlogPostPage } from './blog'
+import { BookPage } from './book'
 import { ContactPage } from './contact'
 import { FaqPage } from './faq'
 import { serveGuide } from './guide'
@@ -26,70 +27,119 @@ pages.get('/', (c) =>
   c.render(<HomePage />, {
     title: c.var.t('meta.home_title'),
     description: c.var.t('meta.home_description'),
+    image: 'home',
+    jsonLd: [website(c)],
   }),
 )
 
-const simple = {
-  '/about': { Page: AboutPage, title: 'about.title', description: 'about.meta_description' },
-  '/services': {
-    Page: ServicesPage,
-    title: 'services.title',
-    description: 'services.meta_description',
-  },
-  '/portfolio': {
-    Page: PortfolioPage,
-    title: 'portfolio.title',
-    description: 'portfolio.meta_description',
-  },
+type Faq = { q: string; a: string }
+
+/** Pages with one template each: what they show, their texts, card and structured data. */
+const simple: Record<
+  string,
+  {
+    Page: () => React.JSX.Element
+    key: string
+    image?: PageImage
+    faqs?: (c: Context<AppEnv>) => Faq[]
+  }
+> = {
+  '/about': { Page: AboutPage, key: 'about' },
+  '/services': { Page: ServicesPage, key: 'services', image: 'services' },
+  '/portfolio': { Page: PortfolioPage, key: 'portfolio' },
   '/pricing': {
     Page: PricingPage,
-    title: 'pricing.title',
-    description: 'pricing.meta_description',
+    key: 'pricing',
+    faqs: (c) => c.var.t.data<Faq[]>('pricing.faqs'),
   },
-  '/faq': { Page: FaqPage, title: 'faq.title', description: 'faq.meta_description' },
-  '/contact': {
-    Page: ContactPage,
-    title: 'contact.title',
-    description: 'contact.meta_description',
+  '/faq': {
+    Page: FaqPage,
+    key: 'faq',
+    faqs: (c) => c.var.t.data<{ items: Faq[] }[]>('faq.groups').flatMap((g) => g.items),
   },
-  '/auth': { Page: AuthPage, title: 'auth.title', description: 'auth.meta_description' },
-  '/blog': { Page: BlogListPage, title: 'blog.title', description: 'blog.meta_description' },
+  '/contact': { Page: ContactPage, key: 'contact' },
+  '/auth': { Page: AuthPage, key: 'auth' },
 }
-for (const [path, { Page, title, description }] of Object.entries(simple)) {
-  pages.get(path, (c) =>
-    c.render(<Page />, { title: titled(c, c.var.t(title)), description: c.var.t(description) }),
-  )
+for (const [path, { Page, key, image, faqs }] of Object.entries(simple)) {
+  pages.get(path, (c) => {
+    const name = c.var.t(`${key}.title`)
+    return c.render(<Page />, {
+      title: titled(c, name),
+      description: c.var.t(`${key}.meta_description`),
+      image,
+      jsonLd: [breadcrumbs(c, [{ name, path }]), ...(faqs ? [faqPage(faqs(c))] : [])],
+    })
+  })
 }
 
 pages.get('/services/:slug', (c) => {
   const slug = c.req.param('slug')
-  const service = findService(slug)
-  if (!service) return c.notFound()
-  const base = `services.items.${service.key}`
-  return c.render(<ServicePage service={service} />, {
-    title: titled(c, c.var.t(`${base}.name`)),
-    description: c.var.t(`${base}.short`),
-    canonicalPath: SERVICE_ALIASES[slug] ? `/services/${service.slug}` : undefined,
+  const found = findService(slug)
+  if (!found) return c.notFound()
+  const { t } = c.var
+  const base = `services.items.${found.key}`
+  const path = `/services/${found.slug}`
+  const name = t(`${base}.name`)
+  return c.render(<ServicePage service={found} />, {
+    title: titled(c, name),
+    description: t(`${base}.short`),
+    canonicalPath: SERVICE_ALIASES[slug] ? path : undefined,
+    image: 'services',
+    jsonLd: [
+      breadcrumbs(c, [
+        { name: t('services.title'), path: '/services' },
+        { name, path },
+      ]),
+      service(c, { name, description: t(`${base}.tagline`), path }),
+      faqPage(t.data<Faq[]>(`${base}.faqs`)),
+    ],
+  })
+})
+
+pages.get('/blog', (c) => {
+  const { t, lang } = c.var
+  const category = categories().find((cat) => cat.key === c.req.query('category'))
+  const label = category && article(category.post.slug, lang).category
+  return c.render(<BlogListPage category={category?.key} />, {
+    title: titled(c, label ? `${label} · ${t('blog.title')}` : t('blog.title')),
+    description: t('blog.meta_description'),
+    image: 'blog',
+    // a filtered list is a view of /blog, not a page of its own
+    canonicalPath: '/blog',
+    jsonLd: [breadcrumbs(c, [{ name: t('blog.title'), path: '/blog' }])],
   })
 })
 
 pages.get('/blog/:slug', (c) => {
   const post = POSTS.find((p) => p.slug === c.req.param('slug'))
   if (!post) return c.notFound()
-  const base = `blog.posts.${post.key}`
+  const { t, lang } = c.var
+  const a = article(post.slug, lang)
+  const path = `/blog/${post.slug}`
   return c.render(<BlogPostPage post={post} />, {
-    title: titled(c, c.var.t(`${base}.title`)),
-    description: c.var.t(`${base}.summary`),
+    title: titled(c, a.title),
+    description: a.description,
+    image: 'blog',
+    ogType: 'article',
+    jsonLd: [
+      breadcrumbs(c, [
+        { name: t('blog.title'), path: '/blog' },
+        { name: a.title, path },
+      ]),
+      blogPosting(c, { ...a, path, published: post.published, updated: post.updated }),
+    ],
   })
 })
 
 for (const [slug, key] of Object.entries(LEGAL_PAGES)) {
-  pages.get(`/${slug}`, (c) =>
-    c.render(<LegalPage page={key} />, {
-      title: titled(c, c.var.t(`legal.${key}.title`)),
+  pages.get(`/${slug}`, (c) => {
+    const name = c.var.t(`legal.${key}.title`)
+    return c.render(<LegalPage page={key} />, {
+      title: titled(c, name),
       description: c.var.t(`legal.${key}.description`),
-    }),
-  )
+      jsonLd: [breadcrumbs(c, [{ name, path: `/${slug}` }])],
+    })
+  })
 }
 
 pages.get('/guides/:slug', serveGuide)
@@ -104,10 +154,13 @@ pages.get('/book', async (c) => {
     console.error('D1 read failed', err)
     free = { slots: [], timeZone: 'Europe/London' }
   }
+  const name = c.var.t('booking.title')
   return c.render(<BookPage slots={free.slots} agencyTimeZone={free.timeZone} embed={embed} />, {
-    title: titled(c, c.var.t('booking.title')),
+    title: titled(c, name),
     description: c.var.t('booking.meta_description'),
     bare: embed,
+    canonicalPath: '/book',
+    jsonLd: [breadcrumbs(c, [{ name, path: '/book' }])],
   })
 })
 pages.get('/book/:file{[0-9a-f-]+\\.ics}', serveInvitation)
@@ -117,5 +170,6 @@ export function renderNotFound(c: Context<AppEnv>) {
   return c.render(<NotFoundPage />, {
     title: titled(c, c.var.t('not_found.title')),
     description: c.var.t('not_found.text'),
+    noindex: true,
   })
 }

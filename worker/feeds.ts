@@ -1,0 +1,120 @@
+import { Hono } from 'hono'
+import { LANGS } from '../client/lib/languages'
+import { article, POSTS } from './data/blog'
+import { SERVICES } from './data/services'
+import type { AppEnv } from './env'
+import { langHref } from './pages/context'
+import { LEGAL_PAGES } from './pages/legal'
+
+/** What crawlers read: the sitemap (every page, with its six languages), robots.txt, RSS. */
+export const feeds = new Hono<AppEnv>()
+
+/** Every indexable page, by canonical path. */
+export function indexablePaths(): string[] {
+  return [
+    '/',
+    '/about',
+    '/services',
+    ...SERVICES.map((s) => `/services/${s.slug}`),
+    '/portfolio',
+    '/pricing',
+    '/faq',
+    '/contact',
+    '/book',
+    '/auth',
+    '/blog',
+    ...POSTS.map((p) => `/blog/${p.slug}`),
+    ...Object.keys(LEGAL_PAGES).map((slug) => `/${slug}`),
+  ]
+}
+
+const xml = (s: string) =>
+  s
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;')
+const urlIn = (site: string, path: string, lang: string) =>
+  site + (lang === 'en' ? path : langHref(path, lang))
+
+feeds.get('/sitemap.xml', (c) => {
+  const site = c.var.config.siteUrl
+  const modified = Object.fromEntries(POSTS.map((p) => [`/blog/${p.slug}`, p.updated]))
+  const urls = indexablePaths().flatMap((path) => {
+    const alternates = [
+      ...LANGS.map(
+        (l) =>
+          `    <xhtml:link rel="alternate" hreflang="${l}" href="${xml(urlIn(site, path, l))}"/>`,
+      ),
+      `    <xhtml:link rel="alternate" hreflang="x-default" href="${xml(site + path)}"/>`,
+    ].join('\n')
+    const lastmod = modified[path] ? `\n    <lastmod>${modified[path]}</lastmod>` : ''
+    return LANGS.map(
+      (l) =>
+        `  <url>\n    <loc>${xml(urlIn(site, path, l))}</loc>${lastmod}\n${alternates}\n  </url>`,
+    )
+  })
+  const body = `<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">
+${urls.join('\n')}
+</urlset>
+`
+  return c.body(body, 200, {
+    'Content-Type': 'application/xml; charset=utf-8',
+    'Cache-Control': 'public, max-age=3600',
+  })
+})
+
+feeds.get('/robots.txt', (c) => {
+  const body = `User-agent: *
+Allow: /
+Disallow: /api/
+Disallow: /auth/v1/
+Disallow: /account
+Disallow: /guides/
+
+Sitemap: ${c.var.config.siteUrl}/sitemap.xml
+`
+  return c.text(body, 200, { 'Cache-Control': 'public, max-age=3600' })
+})
+
+feeds.get('/blog/rss.xml', (c) => {
+  const { t, lang, config } = c.var
+  const site = config.siteUrl
+  const items = POSTS.map((p) => {
+    const a = article(p.slug, lang)
+    const link = urlIn(site, `/blog/${p.slug}`, lang)
+    return `    <item>
+      <title>${xml(a.title)}</title>
+      <link>${xml(link)}</link>
+      <guid isPermaLink="true">${xml(link)}</guid>
+      <pubDate>${new Date(`${p.published}T08:00:00Z`).toUTCString()}</pubDate>
+      <dc:creator>${xml(a.author)}</dc:creator>
+      <category>${xml(a.category)}</category>
+      <description>${xml(a.summary)}</description>
+    </item>`
+  })
+  const self = `${site}/blog/rss.xml?lang=${lang}`
+  const body = `<?xml version="1.0" encoding="UTF-8"?>
+<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom" xmlns:dc="http://purl.org/dc/elements/1.1/">
+  <channel>
+    <title>${xml(`${t('blog.title')} | ${t('meta.site_name')}`)}</title>
+    <link>${xml(urlIn(site, '/blog', lang))}</link>
+    <description>${xml(t('blog.meta_description'))}</description>
+    <language>${lang}</language>
+    <atom:link href="${xml(self)}" rel="self" type="application/rss+xml"/>
+    <lastBuildDate>${new Date(
+      `${POSTS.map((p) => p.updated)
+        .sort()
+        .at(-1)}T08:00:00Z`,
+    ).toUTCString()}</lastBuildDate>
+${items.join('\n')}
+  </channel>
+</rss>
+`
+  return c.body(body, 200, {
+    'Content-Type': 'application/rss+xml; charset=utf-8',
+    'Cache-Control': 'public, max-age=3600',
+  })
+})

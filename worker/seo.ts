@@ -1,0 +1,135 @@
+import type { Context } from 'hono'
+import type { Lang } from '../client/lib/languages'
+import type { AppEnv } from './env'
+
+/** Open Graph image of each page type (public/og/<type>-<lang>.jpg, made by scripts/og-images.mjs). */
+export type PageImage = 'home' | 'services' | 'blog' | 'page'
+
+export const OG_LOCALE: Record<Lang, string> = {
+  en: 'en_GB',
+  es: 'es_ES',
+  fr: 'fr_FR',
+  de: 'de_DE',
+  ar: 'ar_AR',
+  pt: 'pt_BR',
+}
+
+export const ogImagePath = (image: PageImage, lang: Lang) => `/og/${image}-${lang}.jpg`
+
+type Thing = Record<string, unknown>
+
+/** The agency, referenced by @id from every other node. */
+export function organization(c: Context<AppEnv>): Thing {
+  const { config, t } = c.var
+  return {
+    '@type': 'ProfessionalService',
+    '@id': `${config.siteUrl}/#organization`,
+    name: t('meta.site_name'),
+    description: t('meta.home_description'),
+    url: `${config.siteUrl}/`,
+    logo: `${config.siteUrl}/favicon.svg`,
+    image: `${config.siteUrl}${ogImagePath('home', 'en')}`,
+    email: config.email,
+    telephone: config.phone,
+    areaServed: 'Worldwide',
+    address: [
+      { '@type': 'PostalAddress', addressCountry: 'GB' },
+      { '@type': 'PostalAddress', addressCountry: 'NG' },
+    ],
+    sameAs: Object.values(config.social),
+    // No aggregateRating: the 4.9/5 figure is not backed by reviews shown on the site.
+  }
+}
+
+export function website(c: Context<AppEnv>): Thing {
+  const { config, t, lang } = c.var
+  return {
+    '@type': 'WebSite',
+    '@id': `${config.siteUrl}/#website`,
+    url: `${config.siteUrl}/`,
+    name: t('meta.site_name'),
+    inLanguage: lang,
+    publisher: { '@id': `${config.siteUrl}/#organization` },
+  }
+}
+
+/** Home › … › the page; `path` of the last item is the page itself. */
+export function breadcrumbs(c: Context<AppEnv>, trail: { name: string; path: string }[]): Thing {
+  const { config, t } = c.var
+  const items = [{ name: t('common.home'), path: '/' }, ...trail]
+  return {
+    '@type': 'BreadcrumbList',
+    itemListElement: items.map((item, i) => ({
+      '@type': 'ListItem',
+      position: i + 1,
+      name: item.name,
+      item: config.siteUrl + item.path,
+    })),
+  }
+}
+
+export function faqPage(questions: { q: string; a: string }[]): Thing {
+  return {
+    '@type': 'FAQPage',
+    mainEntity: questions.map(({ q, a }) => ({
+      '@type': 'Question',
+      name: q,
+      acceptedAnswer: { '@type': 'Answer', text: a },
+    })),
+  }
+}
+
+export function service(
+  c: Context<AppEnv>,
+  s: { name: string; description: string; path: string },
+): Thing {
+  const { config } = c.var
+  return {
+    '@type': 'Service',
+    name: s.name,
+    serviceType: s.name,
+    description: s.description,
+    url: config.siteUrl + s.path,
+    areaServed: 'Worldwide',
+    provider: { '@id': `${config.siteUrl}/#organization` },
+  }
+}
+
+export function blogPosting(
+  c: Context<AppEnv>,
+  p: {
+    title: string
+    description: string
+    path: string
+    author: string
+    published: string
+    updated: string
+    words: number
+    category: string
+  },
+): Thing {
+  const { config, lang } = c.var
+  return {
+    '@type': 'BlogPosting',
+    headline: p.title,
+    description: p.description,
+    url: config.siteUrl + p.path,
+    mainEntityOfPage: config.siteUrl + p.path,
+    image: config.siteUrl + ogImagePath('blog', lang),
+    author: { '@type': 'Person', name: p.author },
+    publisher: { '@id': `${config.siteUrl}/#organization` },
+    datePublished: p.published,
+    dateModified: p.updated,
+    inLanguage: lang,
+    wordCount: p.words,
+    articleSection: p.category,
+  }
+}
+
+/** One JSON-LD document for the page, safe to inline in a <script> element. */
+export function jsonLdScript(nodes: Thing[]): string {
+  return JSON.stringify({ '@context': 'https://schema.org', '@graph': nodes }).replace(
+    /</g,
+    '\\u003c',
+  )
+}
