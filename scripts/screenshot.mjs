@@ -9,7 +9,13 @@ const full = process.argv.includes('--full')
 const base = process.env.BASE_URL ?? 'http://127.0.0.1:8787'
 const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS })
 const viewport = device === 'phone' ? { width: 390, height: 844 } : { width: 1366, height: 900 }
-const page = await browser.newPage({ viewport, deviceScaleFactor: 1 })
+const context = await browser.newContext({ viewport, deviceScaleFactor: 1 })
+// what a visitor sees once the splash and the welcome popup are behind them
+await context.addInitScript(() => {
+  sessionStorage.setItem('splash-seen', '1')
+  localStorage.setItem('welcome-popup-seen', '1')
+})
+const page = await context.newPage()
 await page.goto(`${base}${path}${path.includes('?') ? '&' : '?'}lang=${lang}`, {
   waitUntil: 'networkidle',
 })
