@@ -4,8 +4,10 @@ import './styles/base.css'
 import type { Island } from './island'
 import { HYDRATE_ATTR, ISLAND_ATTR, PROPS_ATTR } from './island'
 import { enhanceBooking } from './enhance/booking'
+import { enhanceConsent } from './enhance/consent'
 import { enhanceDialogs } from './enhance/dialogs'
 import { enhanceDisclosures } from './enhance/disclosure'
+import { enhanceEvents } from './enhance/events'
 import { enhanceLanguageMenu } from './enhance/language'
 import { enhanceNavigation, enhanceScrollButtons } from './enhance/navigation'
 import { enhanceNotices } from './enhance/notices'
@@ -64,5 +66,7 @@ enhanceScrollButtons()
 enhanceNotices()
 enhanceDialogs()
 enhanceBooking()
+enhanceEvents()
+enhanceConsent()
 enhanceWelcomePopup()
 scheduleIslands().finally(() => document.body.setAttribute('data-hydrated', ''))

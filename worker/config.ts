@@ -9,7 +9,12 @@ export interface SiteConfig {
   bookingUrl: string
   social: { instagram: string; facebook: string; twitter: string; linkedin: string; tiktok: string }
   fiverrUrl: string
+  /** Ad and analytics trackers; loaded only when set and the visitor agreed. */
+  trackers: { metaPixelId: string; gaMeasurementId: string }
 }
+
+export const hasTrackers = (config: SiteConfig) =>
+  Boolean(config.trackers.metaPixelId || config.trackers.gaMeasurementId)
 
 export function readConfig(env: Partial<Bindings>, requestUrl: string): SiteConfig {
   const origin = new URL(requestUrl).origin
@@ -27,5 +32,12 @@ export function readConfig(env: Partial<Bindings>, requestUrl: string): SiteConf
       tiktok: env.SOCIAL_TIKTOK || 'https://www.tiktok.com/',
     },
     fiverrUrl: env.FIVERR_URL || 'https://www.fiverr.com/',
+    trackers: {
+      // only well-formed IDs reach the page (they end up in script URLs)
+      metaPixelId: /^\d{5,20}$/.test(env.META_PIXEL_ID ?? '') ? env.META_PIXEL_ID! : '',
+      gaMeasurementId: /^G-[A-Z0-9]{4,16}$/.test(env.GA_MEASUREMENT_ID ?? '')
+        ? env.GA_MEASUREMENT_ID!
+        : '',
+    },
   }
 }

@@ -8,6 +8,10 @@ export interface Bindings {
   ASSETS?: Fetcher
   /** Per-IP limit on lead submissions ([[ratelimits]] in wrangler.toml). */
   LEAD_LIMITER?: RateLimit
+  /** Per-IP limit on conversion events (/api/events). */
+  EVENT_LIMITER?: RateLimit
+  /** Workers Analytics Engine dataset of page views and conversions. */
+  ANALYTICS?: AnalyticsEngineDataset
   ENVIRONMENT: string
   SITE_URL: string
   AGENCY_EMAIL: string
@@ -37,5 +41,7 @@ export interface AppEnv {
     t: Translator
     config: SiteConfig
     secureHeadersNonce?: string
+    /** Set by the auth layer once a session is verified; analytics count it, nothing else yet. */
+    signedIn?: boolean
   }
 }

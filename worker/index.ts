@@ -3,8 +3,11 @@ import { trimTrailingSlash } from 'hono/trailing-slash'
 import { readConfig } from './config'
 import type { AppEnv } from './env'
 import { i18n } from './middleware/i18n'
+import { pageViews } from './middleware/page-views'
 import { security } from './middleware/security'
 import { bookings } from './api/bookings'
+import { consent } from './api/consent'
+import { events } from './api/events'
 import { leads } from './api/leads'
 import { feeds } from './feeds'
 import { pages, renderNotFound } from './pages'
@@ -30,10 +33,13 @@ app.use(async function config(c, next) {
   await next()
 })
 app.use(i18n())
+app.use(pageViews())
 app.use(renderer())
 
 app.route('/api', leads)
 app.route('/api/bookings', bookings)
+app.route('/api/events', events)
+app.route('/api/consent', consent)
 app.route('/', feeds)
 app.route('/', pages)
 app.notFound(renderNotFound)

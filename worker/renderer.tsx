@@ -3,7 +3,10 @@ import type { MiddlewareHandler } from 'hono'
 import { getCookie } from 'hono/cookie'
 import clientAssets from 'virtual:client-assets'
 import { dirOf, isLang, LANG_STORAGE_KEY, LANGS } from '../client/lib/languages'
+import { consentOf, type Consent } from './api/consent'
+import { ConsentBanner } from './components/consent-banner'
 import { Footer } from './components/footer'
+import { hasTrackers } from './config'
 import { Header } from './components/header'
 import { BookingDialog, FloatingActions, Splash } from './components/overlays'
 import { NoticeHost, WelcomePopup } from './components/welcome-popup'
@@ -42,6 +45,7 @@ export function renderer(): MiddlewareHandler<AppEnv> {
           ogType={ogType ?? 'website'}
           jsonLd={jsonLdScript([organization(c), ...(jsonLd ?? [])])}
           noindex={noindex}
+          consent={consentOf(c)}
           langSource={
             isLang(c.req.query('lang'))
               ? 'query'
@@ -74,6 +78,7 @@ interface DocumentProps {
   ogType: 'website' | 'article'
   jsonLd: string
   noindex?: boolean
+  consent: Consent
   langSource: string
   children: React.ReactNode
 }
@@ -87,6 +92,7 @@ function Document({
   ogType,
   jsonLd,
   noindex,
+  consent,
   langSource,
   children,
 }: DocumentProps) {
@@ -140,7 +146,11 @@ function Document({
           <link key={href} rel="stylesheet" href={href} />
         ))}
       </head>
-      <body className="min-h-screen bg-white font-sans text-ink-900 antialiased">
+      <body
+        className="min-h-screen bg-white font-sans text-ink-900 antialiased"
+        data-trackers={hasTrackers(config) ? JSON.stringify(config.trackers) : undefined}
+        data-consent={hasTrackers(config) ? consent : undefined}
+      >
         {bare ? (
           <main id="main">{children}</main>
         ) : (
@@ -158,6 +168,7 @@ function Document({
             <FloatingActions />
             <BookingDialog />
             <WelcomePopup />
+            {hasTrackers(config) && <ConsentBanner open={consent === 'unset'} />}
           </>
         )}
         <NoticeHost />

@@ -1,3 +1,4 @@
+import { track } from '../lib/events'
 import { openDialog } from './dialogs'
 
 /**
@@ -18,6 +19,7 @@ export function enhanceBooking() {
     const menu = trigger.closest<HTMLDetailsElement>('details[open]')
     menu?.removeAttribute('open')
     openDialog(dialog, menu?.querySelector('summary') ?? trigger)
+    track('booking_opened')
   })
   dialog.addEventListener('click', (event) => {
     if (event.target === dialog) dialog.close()

@@ -1,3 +1,4 @@
+import { track } from '../lib/events'
 import { dirOf, isLang, LANG_STORAGE_KEY } from '../lib/languages'
 
 /** Applies a language choice the way SPEC §4 describes, then loads the page in it. */
@@ -18,7 +19,8 @@ export function applyLanguage(lang: string) {
 export function enhanceLanguageMenu() {
   document.addEventListener('click', (event) => {
     const link = (event.target as Element).closest<HTMLAnchorElement>('a[data-lang]')
-    if (link) applyLanguage(link.dataset.lang ?? '')
+    if (link && applyLanguage(link.dataset.lang ?? ''))
+      track('language_change', { to: link.dataset.lang! })
   })
   // A preference saved in this browser wins over Accept-Language when the server had no cookie.
   const source = document.documentElement.dataset.langSource

@@ -10,14 +10,24 @@ describe('splash loader', () => {
   it('shows at the start of a visit, fades by about 2 s, and not on the next page', async () => {
     const page = await open('/', { splash: true })
     const splash = page.locator('#splash')
-    expect(await splash.isVisible()).toBe(true)
-    await page.waitForTimeout(1200)
-    expect(await splash.evaluate((el) => getComputedStyle(el).opacity)).toBe('1')
+    const state = () =>
+      page.evaluate(() => ({
+        at: performance.now(),
+        opacity: Number(getComputedStyle(document.getElementById('splash')!).opacity),
+        hidden: getComputedStyle(document.getElementById('splash')!).visibility === 'hidden',
+      }))
+    const first = await state()
+    if (first.at < 1400) expect(first).toMatchObject({ opacity: 1, hidden: false })
+    expect(await splash.evaluate((el) => getComputedStyle(el).animationDelay)).toBe('1.5s')
+    expect(await splash.evaluate((el) => getComputedStyle(el).animationDuration)).toBe('0.3s')
     await page.waitForFunction(
       () => getComputedStyle(document.getElementById('splash')!).visibility === 'hidden',
       null,
-      { timeout: 1500 },
+      { timeout: 3000 },
     )
+    const gone = await state()
+    expect(gone.at).toBeGreaterThan(1700)
+    expect(gone.at).toBeLessThan(3000)
     // the page underneath was there all along: no layout shift when it goes
     expect(await page.getByRole('heading', { level: 1 }).isVisible()).toBe(true)
     await page.locator('header').getByRole('link', { name: 'About' }).click()

@@ -1,4 +1,5 @@
 import { Icon } from '../../client/components/icon'
+import { hasTrackers } from '../config'
 import { usePage } from '../pages/context'
 import { Logo } from './logo'
 import { FOOTER_MAIN, FOOTER_RESOURCES, TRUSTED_PLATFORMS } from './nav-data'
@@ -140,8 +141,19 @@ export function Footer() {
               ))}
             </ul>
           </div>
-          <p className="m-0 text-xs text-slate-400">
-            © {year} {t('meta.site_name')}. {t('footer.rights')}
+          <p className="m-0 flex flex-wrap gap-x-6 gap-y-2 text-xs text-slate-400">
+            <span>
+              © {year} {t('meta.site_name')}. {t('footer.rights')}
+            </span>
+            {hasTrackers(config) && (
+              <a
+                href="/privacy-policy#consent"
+                data-consent-settings
+                className="text-slate-300 underline hover:text-white"
+              >
+                {t('consent.settings')}
+              </a>
+            )}
           </p>
         </div>
       </div>

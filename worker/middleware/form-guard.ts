@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
-import type { AppEnv } from '../env'
+import type { AppEnv, Bindings } from '../env'
 
 export const MAX_BODY_BYTES = 16 * 1024
 
@@ -9,17 +9,14 @@ export const MAX_BODY_BYTES = 16 * 1024
  * site cannot post a visitor's browser here), at most 16 KB, and a per-IP rate limit.
  */
 export function formGuard(): MiddlewareHandler<AppEnv>[] {
-  return [
-    sameSiteOnly(),
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      onError: (c) => c.json({ error: c.var.t('errors.too_large') }, 413),
-    }),
-    rateLimit(),
-  ]
+  return [sameSiteOnly(), limitBody(MAX_BODY_BYTES), rateLimit('LEAD_LIMITER')]
 }
 
-function sameSiteOnly(): MiddlewareHandler<AppEnv> {
+export function limitBody(maxSize: number): MiddlewareHandler<AppEnv> {
+  return bodyLimit({ maxSize, onError: (c) => c.json({ error: c.var.t('errors.too_large') }, 413) })
+}
+
+export function sameSiteOnly(): MiddlewareHandler<AppEnv> {
   return async function sameSiteOnly(c, next) {
     const origin = c.req.header('Origin')
     const site = c.req.header('Sec-Fetch-Site')
@@ -31,9 +28,10 @@ function sameSiteOnly(): MiddlewareHandler<AppEnv> {
   }
 }
 
-function rateLimit(): MiddlewareHandler<AppEnv> {
+/** Per client IP, with one of the [[ratelimits]] bindings of wrangler.toml. */
+export function rateLimit(binding: 'LEAD_LIMITER' | 'EVENT_LIMITER'): MiddlewareHandler<AppEnv> {
   return async function rateLimit(c, next) {
-    const limiter = c.env.LEAD_LIMITER
+    const limiter = (c.env as Bindings)[binding]
     if (limiter) {
       const key = c.req.header('CF-Connecting-IP') ?? 'unknown'
       const { success } = await limiter.limit({ key })

@@ -2,6 +2,26 @@ import type { Context, MiddlewareHandler } from 'hono'
 import { NONCE, secureHeaders } from 'hono/secure-headers'
 import type { AppEnv } from '../env'
 
+// Hosts of Google Analytics and the Meta Pixel, allowed only when their IDs are configured.
+const GA = {
+  script: 'https://www.googletagmanager.com',
+  connect:
+    'https://*.google-analytics.com https://*.analytics.google.com https://*.googletagmanager.com',
+  img: 'https://*.google-analytics.com https://*.googletagmanager.com',
+}
+const META = {
+  script: 'https://connect.facebook.net',
+  connect: 'https://www.facebook.com https://connect.facebook.net',
+  img: 'https://www.facebook.com',
+}
+
+function trackerHosts(kind: 'script' | 'connect' | 'img') {
+  return (c: Context<AppEnv>) =>
+    [c.env.GA_MEASUREMENT_ID ? GA[kind] : '', c.env.META_PIXEL_ID ? META[kind] : '']
+      .filter(Boolean)
+      .join(' ')
+}
+
 function bookingOrigin(c: Context<AppEnv>) {
   try {
     return c.env.BOOKING_URL ? new URL(c.env.BOOKING_URL).origin : ''
@@ -18,11 +38,11 @@ export function security(): MiddlewareHandler<AppEnv> {
   return secureHeaders({
     contentSecurityPolicy: {
       defaultSrc: ["'self'"],
-      scriptSrc: ["'self'", NONCE],
+      scriptSrc: ["'self'", NONCE, trackerHosts('script')],
       styleSrc: ["'self'", NONCE],
-      imgSrc: ["'self'", 'data:'],
+      imgSrc: ["'self'", 'data:', trackerHosts('img')],
       fontSrc: ["'self'"],
-      connectSrc: ["'self'"],
+      connectSrc: ["'self'", trackerHosts('connect')],
       // the scheduling dialog frames BOOKING_URL when one is configured
       frameSrc: ["'self'", bookingOrigin],
       formAction: ["'self'"],

@@ -1,0 +1,36 @@
+import { loadTrackers, type TrackerIds } from '../lib/trackers'
+
+/**
+ * The tracker consent banner: its answer goes to the server (which remembers it in a cookie)
+ * and, if it is yes, the trackers load at once. The footer's cookie settings reopen it.
+ */
+export function enhanceConsent() {
+  const raw = document.body.dataset.trackers
+  if (!raw) return
+  const ids = JSON.parse(raw) as TrackerIds
+  if (document.body.dataset.consent === 'granted') loadTrackers(ids)
+
+  const banner = document.getElementById('consent-banner')
+  if (!banner) return
+  banner.querySelector('form')?.addEventListener('submit', async (event) => {
+    event.preventDefault()
+    const choice = ((event as SubmitEvent).submitter as HTMLButtonElement | null)?.value
+    if (choice !== 'granted' && choice !== 'denied') return
+    const res = await fetch('/api/consent', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ choice }),
+    }).catch(() => null)
+    if (!res?.ok) return
+    document.body.dataset.consent = choice
+    banner.hidden = true
+    if (choice === 'granted') loadTrackers(ids)
+    // Withdrawing consent: the trackers already running on this page stop with the next page.
+  })
+  document.addEventListener('click', (event) => {
+    if (!(event.target as Element).closest('[data-consent-settings]')) return
+    event.preventDefault()
+    banner.hidden = false
+    banner.querySelector<HTMLButtonElement>('button')?.focus()
+  })
+}

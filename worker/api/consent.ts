@@ -1,0 +1,51 @@
+import { Hono, type Context } from 'hono'
+import { getCookie, setCookie } from 'hono/cookie'
+import * as v from 'valibot'
+import type { AppEnv } from '../env'
+import { limitBody, sameSiteOnly } from '../middleware/form-guard'
+
+export const CONSENT_COOKIE = 'tracking-consent'
+const SIX_MONTHS = 60 * 60 * 24 * 183
+
+export type Consent = 'granted' | 'denied' | 'unset'
+
+export function consentOf(c: Context<AppEnv>): Consent {
+  const value = getCookie(c, CONSENT_COOKIE)
+  return value === 'granted' || value === 'denied' ? value : 'unset'
+}
+
+const ChoiceSchema = v.strictObject({ choice: v.picklist(['granted', 'denied']) })
+
+/**
+ * POST /api/consent: the visitor's answer to the tracker question, kept six months in a cookie
+ * the page reads on the server (the trackers load only when it says "granted"). JSON from the
+ * banner's script; a plain form post without JavaScript goes back to the page it came from.
+ */
+export const consent = new Hono<AppEnv>()
+
+consent.post('/', sameSiteOnly(), limitBody(1024), async (c) => {
+  const type = c.req.header('Content-Type') ?? ''
+  let body: unknown = null
+  try {
+    body = type.startsWith('application/json')
+      ? await c.req.json()
+      : Object.fromEntries(new URLSearchParams(await c.req.text()))
+  } catch {
+    // refused below
+  }
+  const parsed = v.safeParse(ChoiceSchema, body)
+  if (!parsed.success) return c.json({ error: c.var.t('errors.invalid') }, 400)
+  setCookie(c, CONSENT_COOKIE, parsed.output.choice, {
+    path: '/',
+    maxAge: SIX_MONTHS,
+    httpOnly: true,
+    sameSite: 'Lax',
+    secure: new URL(c.req.url).protocol === 'https:',
+  })
+  if (type.startsWith('application/json')) return c.body(null, 204)
+  const back = new URL(c.req.header('Referer') ?? '/', c.req.url)
+  return c.redirect(
+    back.origin === new URL(c.req.url).origin ? back.pathname + back.search : '/',
+    303,
+  )
+})

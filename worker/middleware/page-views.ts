@@ -1,0 +1,22 @@
+import type { MiddlewareHandler } from 'hono'
+import { record } from '../analytics/record'
+import type { AppEnv } from '../env'
+
+/**
+ * One data point per rendered page, written once the streamed HTML has been sent, so it never
+ * holds the page back. Known pages count by path; anything else as "(not found)".
+ */
+export function pageViews(): MiddlewareHandler<AppEnv> {
+  return async function pageViews(c, next) {
+    const started = Date.now()
+    await next()
+    if (c.req.method !== 'GET' || !c.res.body) return
+    if (!(c.res.headers.get('Content-Type') ?? '').startsWith('text/html')) return
+    const status = c.res.status
+    const path = status === 404 ? '(not found)' : c.req.path
+    const done = new TransformStream({
+      flush: () => record(c, { event: 'pageview', path, status, renderMs: Date.now() - started }),
+    })
+    c.res = new Response(c.res.body.pipeThrough(done), c.res)
+  }
+}
