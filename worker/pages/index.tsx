@@ -1,5 +1,6 @@
 import { Hono, type Context } from 'hono'
 import { currentSlots, serveInvitation } from '../api/bookings'
+import { consentOf } from '../api/consent'
 import { article, categories, POSTS } from '../data/blog'
 import { findService, SERVICE_ALIASES } from '../data/services'
 import type { AppEnv } from '../env'
@@ -134,7 +135,7 @@ pages.get('/blog/:slug', (c) => {
 for (const [slug, key] of Object.entries(LEGAL_PAGES)) {
   pages.get(`/${slug}`, (c) => {
     const name = c.var.t(`legal.${key}.title`)
-    return c.render(<LegalPage page={key} />, {
+    return c.render(<LegalPage page={key} consent={consentOf(c)} />, {
       title: titled(c, name),
       description: c.var.t(`legal.${key}.description`),
       jsonLd: [breadcrumbs(c, [{ name, path: `/${slug}` }])],

@@ -1,4 +1,6 @@
+import type { Consent } from '../api/consent'
 import { PageHero } from '../components/page-parts'
+import { hasTrackers } from '../config'
 import { usePage } from './context'
 
 export const LEGAL_PAGES = {
@@ -13,7 +15,7 @@ const UPDATED = '2026-11-01'
 
 type LegalSection = { heading: string; paragraphs: string[]; items: string[] }
 
-export function LegalPage({ page }: { page: LegalKey }) {
+export function LegalPage({ page, consent }: { page: LegalKey; consent: Consent }) {
   const { t, lang, config } = usePage()
   const fill = (s: string) => s.replaceAll('{{email}}', config.email)
   const updated = new Intl.DateTimeFormat(lang, { dateStyle: 'long', timeZone: 'UTC' }).format(
@@ -47,6 +49,20 @@ export function LegalPage({ page }: { page: LegalKey }) {
             )}
           </section>
         ))}
+        {page === 'privacy' && hasTrackers(config) && (
+          <section id="consent" className="mt-10 rounded-2xl border border-slate-200 p-6">
+            <h2 className="m-0 text-xl font-bold text-ink-900">{t('consent.settings')}</h2>
+            <p className="m-0 mt-2">{t(`consent.current_${consent}`)}</p>
+            <form method="post" action="/api/consent" className="mt-4 flex flex-wrap gap-3">
+              <button type="submit" name="choice" value="denied" className="btn-ghost">
+                {t('consent.reject')}
+              </button>
+              <button type="submit" name="choice" value="granted" className="btn-ghost">
+                {t('consent.accept')}
+              </button>
+            </form>
+          </section>
+        )}
       </article>
     </>
   )
