@@ -4,7 +4,7 @@
 //   npm run leads -- --csv         the same as CSV (one block per table), for a spreadsheet
 //   npm run leads -- --remote      the production database instead of the local one
 //   npm run leads -- --since 2026-11-01   only leads from that day on
-import { execFileSync } from 'node:child_process'
+import { queryD1 } from './lib/d1.mjs'
 
 const args = process.argv.slice(2)
 const csv = args.includes('--csv')
@@ -22,27 +22,7 @@ const TABLES = {
 function select(table, columns) {
   const where = since ? ` WHERE created_at >= '${since}'` : ''
   const sql = `SELECT ${columns} FROM ${table}${where} ORDER BY id`
-  const location = remote ? ['--remote'] : ['--local', '--persist-to', '.wrangler/state']
-  const out = execFileSync(
-    'npx',
-    [
-      'wrangler',
-      'd1',
-      'execute',
-      'DB',
-      '--config',
-      'wrangler.toml',
-      ...location,
-      '--json',
-      '--command',
-      sql,
-    ],
-    {
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  )
-  return JSON.parse(out)[0].results
+  return queryD1(sql, { remote })
 }
 
 const cell = (v) => (v === null || v === undefined ? '' : String(v))

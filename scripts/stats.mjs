@@ -4,7 +4,7 @@
 //   npm run stats -- --days 7
 //   npm run stats -- --remote     from Workers Analytics Engine's SQL API; needs
 //                                 CLOUDFLARE_ACCOUNT_ID and CLOUDFLARE_API_TOKEN (Account Analytics: Read)
-import { execFileSync } from 'node:child_process'
+import { queryD1 } from './lib/d1.mjs'
 
 const args = process.argv.slice(2)
 const days = args.includes('--days') ? Number(args[args.indexOf('--days') + 1]) : 30
@@ -43,28 +43,7 @@ async function points() {
     }))
   }
   const sql = `SELECT index1, blobs, doubles FROM dev_analytics WHERE created_at >= strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-${days} days')`
-  const out = execFileSync(
-    'npx',
-    [
-      'wrangler',
-      'd1',
-      'execute',
-      'DB',
-      '--local',
-      '--config',
-      'wrangler.toml',
-      '--persist-to',
-      '.wrangler/state',
-      '--json',
-      '--command',
-      sql,
-    ],
-    {
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  )
-  return JSON.parse(out)[0].results.map((r) => {
+  return queryD1(sql).map((r) => {
     const b = JSON.parse(r.blobs)
     const d = JSON.parse(r.doubles)
     return {

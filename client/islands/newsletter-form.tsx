@@ -1,9 +1,13 @@
 import type { FormEvent } from 'react'
 import { Honeypot, Spinner } from '../components/field'
 import { defineIsland } from '../island'
-import { notify } from '../lib/notices'
-import { reportLead } from '../lib/trackers'
-import { formValues, useLeadForm, type ErrorTexts } from '../lib/use-lead-form'
+import {
+  announceSubscription,
+  formValues,
+  useLeadForm,
+  type ErrorTexts,
+  type SubscribeNotices,
+} from '../lib/use-lead-form'
 
 export type NewsletterFormProps = {
   labels: {
@@ -14,13 +18,7 @@ export type NewsletterFormProps = {
     thanksTitle: string
     thanksText: string
   }
-  notices: ErrorTexts & {
-    missingText: string
-    successTitle: string
-    successText: string
-    alreadyTitle: string
-    alreadyText: string
-  }
+  notices: ErrorTexts & SubscribeNotices & { missingText: string }
 }
 
 /** The footer's Stay Updated box (SPEC §2, §4): e-mail only. */
@@ -34,14 +32,7 @@ function NewsletterForm({ labels, notices }: NewsletterFormProps) {
     await form.submit<{ alreadySubscribed: boolean }>(
       '/api/newsletter',
       { email, website },
-      ({ alreadySubscribed }) => {
-        if (alreadySubscribed)
-          notify({ title: notices.alreadyTitle, description: notices.alreadyText })
-        else {
-          notify({ title: notices.successTitle, description: notices.successText })
-          reportLead('newsletter')
-        }
-      },
+      ({ alreadySubscribed }) => announceSubscription(notices, alreadySubscribed, 'newsletter'),
     )
   }
 

@@ -2,9 +2,13 @@ import type { FormEvent } from 'react'
 import { Field, Honeypot, Spinner } from '../components/field'
 import { Icon } from '../components/icon'
 import { defineIsland } from '../island'
-import { notify } from '../lib/notices'
-import { reportLead } from '../lib/trackers'
-import { formValues, useLeadForm, type ErrorTexts } from '../lib/use-lead-form'
+import {
+  announceSubscription,
+  formValues,
+  useLeadForm,
+  type ErrorTexts,
+  type SubscribeNotices,
+} from '../lib/use-lead-form'
 
 export type SignupFormProps = {
   labels: {
@@ -16,13 +20,7 @@ export type SignupFormProps = {
     thanksTitle: string
     thanksText: string
   }
-  notices: ErrorTexts & {
-    missingText: string
-    successTitle: string
-    successText: string
-    alreadyTitle: string
-    alreadyText: string
-  }
+  notices: ErrorTexts & SubscribeNotices & { missingText: string }
 }
 
 /** The welcome popup's signup form (SPEC §4, §5, §8): name and e-mail into the subscriber list. */
@@ -36,14 +34,7 @@ function SignupForm({ labels, notices }: SignupFormProps) {
     await form.submit<{ alreadySubscribed: boolean }>(
       '/api/email-signup',
       { name, email, source: 'website', website },
-      ({ alreadySubscribed }) => {
-        if (alreadySubscribed)
-          notify({ title: notices.alreadyTitle, description: notices.alreadyText })
-        else {
-          notify({ title: notices.successTitle, description: notices.successText })
-          reportLead('welcome_popup')
-        }
-      },
+      ({ alreadySubscribed }) => announceSubscription(notices, alreadySubscribed, 'welcome_popup'),
     )
   }
 

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react'
 import { notify } from './notices'
 import { postLead, type LeadAnswer } from './post-lead'
+import { reportLead } from './trackers'
 
 export type FormState = 'idle' | 'submitting' | 'success'
 
@@ -53,4 +54,22 @@ export function useLeadForm(texts: ErrorTexts) {
 /** Reads a form's fields as strings. */
 export function formValues(form: HTMLFormElement): Record<string, string> {
   return Object.fromEntries([...new FormData(form)].map(([k, v]) => [k, String(v)]))
+}
+
+export type SubscribeNotices = {
+  successTitle: string
+  successText: string
+  alreadyTitle: string
+  alreadyText: string
+}
+
+/** The answer to a subscription, as SPEC §8 words it; a new subscriber is a lead to report. */
+export function announceSubscription(
+  n: SubscribeNotices,
+  alreadySubscribed: boolean,
+  form: string,
+) {
+  if (alreadySubscribed) return notify({ title: n.alreadyTitle, description: n.alreadyText })
+  notify({ title: n.successTitle, description: n.successText })
+  reportLead(form)
 }

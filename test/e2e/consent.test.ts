@@ -1,25 +1,15 @@
-import { rmSync } from 'node:fs'
 import { chromium, type Browser, type BrowserContext } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { CHROMIUM_ARGS, CHROMIUM_PATH, startServer } from '../../scripts/lib/server.mjs'
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/lib/server.mjs'
 
-const TRACKERS = { META_PIXEL_ID: '123456789012345', GA_MEASUREMENT_ID: 'G-ABC123XYZ' }
-const STATE = '.wrangler/e2e-trackers'
 let browser: Browser
-let withTrackers: { baseURL: string; stop: () => void }
+// the same build, served with tracker IDs configured (test/setup/server.ts)
+const withTrackers = { baseURL: inject('trackersURL') }
 
 beforeAll(async () => {
-  rmSync(STATE, { recursive: true, force: true })
-  ;[browser, withTrackers] = await Promise.all([
-    chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS }),
-    // the same build, served with tracker IDs configured
-    startServer({ persistTo: STATE, vars: TRACKERS }),
-  ])
-}, 120_000)
-afterAll(async () => {
-  await browser?.close()
-  withTrackers?.stop()
+  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS })
 })
+afterAll(() => browser?.close())
 
 /** A visitor whose requests to the trackers' hosts are answered by stubs and counted. */
 async function visitor(baseURL: string) {
