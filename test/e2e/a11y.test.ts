@@ -21,6 +21,7 @@ const PAGES = [
   '/pricing',
   '/faq',
   '/contact',
+  '/book',
   '/auth',
   '/blog',
   '/blog/shopify-seo-guide',
