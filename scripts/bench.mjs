@@ -32,28 +32,40 @@ const brotli = (b) =>
 const { baseURL: base, stop } = await startServer({ persistTo: '.wrangler/bench-state' })
 const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS })
 const totals = {}
+// "load": what the page fetches to show and work; "scrolled": after the visitor has scrolled to
+// the footer, by which time every island (and React with them) has been fetched too.
 for (const [label, viewport] of [
   ['desktop', { width: 1366, height: 900 }],
   ['phone', { width: 390, height: 844 }],
 ]) {
-  const page = await browser.newPage({ viewport })
+  const context = await browser.newContext({ viewport })
+  await context.addInitScript(() => localStorage.setItem('welcome-popup-seen', '1'))
+  const page = await context.newPage()
   const bodies = []
   page.on('response', async (res) => {
     const type = res.request().resourceType()
-    if (['script', 'stylesheet', 'document'].includes(type))
-      bodies.push({ type, url: res.url(), body: res.body() })
+    if (['script', 'stylesheet', 'document'].includes(type)) bodies.push({ type, body: res.body() })
   })
   await page.goto(base + '/', { waitUntil: 'networkidle' })
   await page.waitForSelector('body[data-hydrated]', { state: 'attached' })
-  await page.close()
-  const sum = { script: [0, 0, 0], stylesheet: [0, 0, 0], document: [0, 0, 0] }
-  for (const { type, body } of bodies) {
-    const b = await body
-    sum[type][0] += b.length
-    sum[type][1] += gzip(b)
-    sum[type][2] += brotli(b)
+  const atLoad = bodies.length
+  for (let y = 0; y < 12_000; y += 600) await page.evaluate((top) => window.scrollTo(0, top), y)
+  await page.waitForLoadState('networkidle')
+  await page.waitForTimeout(500)
+  await context.close()
+  for (const [phase, list] of [
+    ['load', bodies.slice(0, atLoad)],
+    ['scrolled', bodies],
+  ]) {
+    const sum = { script: [0, 0, 0], stylesheet: [0, 0, 0], document: [0, 0, 0] }
+    for (const { type, body } of list) {
+      const b = await body
+      sum[type][0] += b.length
+      sum[type][1] += gzip(b)
+      sum[type][2] += brotli(b)
+    }
+    totals[`${label} ${phase}`] = sum
   }
-  totals[label] = sum
 }
 await browser.close()
 stop()
@@ -66,13 +78,13 @@ for (const [label, sum] of Object.entries(totals)) {
     ['document', 'HTML'],
   ])
     console.log(
-      `  ${label.padEnd(7)} ${name} ${kb(sum[type][0]).padStart(9)} / ${kb(sum[type][1]).padStart(8)} / ${kb(sum[type][2]).padStart(8)}`,
+      `  ${label.padEnd(16)} ${name} ${kb(sum[type][0]).padStart(9)} / ${kb(sum[type][1]).padStart(8)} / ${kb(sum[type][2]).padStart(8)}`,
     )
 }
-const js = totals.desktop.script[1]
-const css = totals.desktop.stylesheet[1]
+const js = Math.max(totals['desktop scrolled'].script[1], totals['phone scrolled'].script[1])
+const css = totals['desktop scrolled'].stylesheet[1]
 console.log(
-  `  budget: JS ${kb(js)} gzip of ${kb(BUDGET.js)} ${js < BUDGET.js ? 'OK' : 'OVER'}; CSS ${kb(css)} gzip of ${kb(BUDGET.css)} ${css < BUDGET.css ? 'OK' : 'OVER'}`,
+  `  budget (everything, after scrolling): JS ${kb(js)} gzip of ${kb(BUDGET.js)} ${js < BUDGET.js ? 'OK' : 'OVER'}; CSS ${kb(css)} gzip of ${kb(BUDGET.css)} ${css < BUDGET.css ? 'OK' : 'OVER'}`,
 )
 
 // ---- 2. server render CPU: in a child process, see the header ------------------------------

@@ -1,5 +1,6 @@
 import { Icon } from '../../client/components/icon'
 import { CtaBand, PageHero } from '../components/page-parts'
+import { formatDay } from '../i18n/format'
 import {
   article,
   categories,
@@ -12,8 +13,7 @@ import { usePage } from './context'
 
 function useDates() {
   const { lang } = usePage()
-  const format = new Intl.DateTimeFormat(lang, { dateStyle: 'long', timeZone: 'UTC' })
-  return (iso: string) => format.format(new Date(iso))
+  return (iso: string) => formatDay(lang, iso)
 }
 
 function PostMetaLine({ post, withCategory = true }: { post: PostMeta; withCategory?: boolean }) {

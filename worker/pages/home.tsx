@@ -2,6 +2,7 @@ import { Icon } from '../../client/components/icon'
 import GuidePicker from '../../client/islands/guide-picker'
 import TestimonialCarousel, { type Testimonial } from '../../client/islands/testimonial-carousel'
 import { dirOf } from '../../client/lib/languages'
+import { formatDecimal, formatNumber } from '../i18n/format'
 import { errorTexts } from '../components/form-texts'
 import { Section } from '../components/page-parts'
 import { findService, HOME_SERVICES } from '../data/services'
@@ -264,18 +265,16 @@ function Guides() {
       preview: string
     }[]
   >('home.guides')
-  const number = new Intl.NumberFormat(lang)
-  const decimal = new Intl.NumberFormat(lang, { minimumFractionDigits: 1 })
   return (
     <GuidePicker
       guides={texts.map((g, i) => ({
         ...g,
         slug: GUIDE_STATS[i].slug,
         downloads: t('home.guide_downloads', {
-          count: number.format(GUIDE_STATS[i].downloads) + '+',
+          count: formatNumber(lang, GUIDE_STATS[i].downloads) + '+',
         }),
-        rating: decimal.format(GUIDE_STATS[i].rating),
-        ratingLabel: t('home.rating_label', { rating: decimal.format(GUIDE_STATS[i].rating) }),
+        rating: formatDecimal(lang, GUIDE_STATS[i].rating),
+        ratingLabel: t('home.rating_label', { rating: formatDecimal(lang, GUIDE_STATS[i].rating) }),
       }))}
       labels={{
         select: t('home.guide_select'),

@@ -1,5 +1,6 @@
 import type { Consent } from '../api/consent'
 import { PageHero } from '../components/page-parts'
+import { formatDay } from '../i18n/format'
 import { hasTrackers } from '../config'
 import { usePage } from './context'
 
@@ -18,9 +19,7 @@ type LegalSection = { heading: string; paragraphs: string[]; items: string[] }
 export function LegalPage({ page, consent }: { page: LegalKey; consent: Consent }) {
   const { t, lang, config } = usePage()
   const fill = (s: string) => s.replaceAll('{{email}}', config.email)
-  const updated = new Intl.DateTimeFormat(lang, { dateStyle: 'long', timeZone: 'UTC' }).format(
-    new Date(UPDATED),
-  )
+  const updated = formatDay(lang, UPDATED)
   return (
     <>
       <PageHero title={t(`legal.${page}.title`)} crumbs={[{ label: t(`legal.${page}.title`) }]}>

@@ -1,14 +1,10 @@
 import { CheckList, Faqs, PageHero, Section } from '../components/page-parts'
-import { CURRENCY, PRICING_TIERS } from '../data/pricing'
+import { PRICING_TIERS } from '../data/pricing'
+import { formatPrice } from '../i18n/format'
 import { usePage } from './context'
 
 export function PricingPage() {
   const { t, lang } = usePage()
-  const money = new Intl.NumberFormat(lang, {
-    style: 'currency',
-    currency: CURRENCY,
-    maximumFractionDigits: 0,
-  })
   return (
     <>
       <PageHero
@@ -38,7 +34,9 @@ export function PricingPage() {
                       <span className="text-3xl font-extrabold">{t(`${base}.price_label`)}</span>
                     ) : (
                       <>
-                        <span className="text-4xl font-extrabold">{money.format(tier.price)}</span>
+                        <span className="text-4xl font-extrabold">
+                          {formatPrice(lang, tier.price)}
+                        </span>
                         <span className="text-ink-600">{t('pricing.per_month')}</span>
                       </>
                     )}

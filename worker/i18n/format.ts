@@ -1,0 +1,35 @@
+import type { Lang } from '../../client/lib/languages'
+import { CURRENCY } from '../data/pricing'
+
+// Intl formatters cost far more to build than to use: one of each per language per isolate.
+const cache = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>()
+function memo<T extends Intl.NumberFormat | Intl.DateTimeFormat>(key: string, make: () => T): T {
+  let f = cache.get(key)
+  if (!f) cache.set(key, (f = make()))
+  return f as T
+}
+
+export const formatNumber = (lang: Lang, n: number) =>
+  memo(`n:${lang}`, () => new Intl.NumberFormat(lang)).format(n)
+
+/** 4.9 → "4.9", "4,9"… always with one decimal. */
+export const formatDecimal = (lang: Lang, n: number) =>
+  memo(`d:${lang}`, () => new Intl.NumberFormat(lang, { minimumFractionDigits: 1 })).format(n)
+
+export const formatPrice = (lang: Lang, n: number) =>
+  memo(
+    `p:${lang}`,
+    () =>
+      new Intl.NumberFormat(lang, {
+        style: 'currency',
+        currency: CURRENCY,
+        maximumFractionDigits: 0,
+      }),
+  ).format(n)
+
+/** An ISO day ("2026-11-01") as a long date in the page's language. */
+export const formatDay = (lang: Lang, iso: string) =>
+  memo(
+    `day:${lang}`,
+    () => new Intl.DateTimeFormat(lang, { dateStyle: 'long', timeZone: 'UTC' }),
+  ).format(new Date(iso))
