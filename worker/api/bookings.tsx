@@ -5,7 +5,7 @@ import { invitation } from '../booking/ics'
 import { freeSlots, readAvailability } from '../booking/slots'
 import { addBooking, findBooking, listBookedSlots, type Booking } from '../db/bookings'
 import type { AppEnv } from '../env'
-import { mailSender } from '../mail/send'
+import { queueMail } from '../mail/send'
 import { formGuard } from '../middleware/form-guard'
 import { formResult, isBot, parse, store } from './forms'
 
@@ -97,16 +97,11 @@ bookings.post('/', async (c) => {
   const booking = saved.value.booking
   const when = describeSlot(slot, c.var.lang, timeZone)
   const ics = c.var.config.siteUrl + icsPath(booking.token)
-  // The booking stands even if the confirmation e-mail cannot be queued; log it for follow-up.
-  c.executionCtx.waitUntil(
-    mailSender(c.env)
-      .send({
-        to: booking.email,
-        subject: t('booking.mail_subject', { when }),
-        text: t('booking.mail_body', { name: booking.name, when, zone: timeZone, ics }),
-      })
-      .catch((err) => console.error('booking confirmation not queued', booking.id, err)),
-  )
+  queueMail(c, {
+    to: booking.email,
+    subject: t('booking.mail_subject', { when }),
+    text: t('booking.mail_body', { name: booking.name, when, zone: timeZone, ics }),
+  })
   const answer = { start: slot, when, timeZone, icsUrl: icsPath(booking.token) }
   if (mode === 'json') return c.json({ booking: answer })
   return formResult(

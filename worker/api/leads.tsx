@@ -9,6 +9,7 @@ import { findService } from '../data/services'
 import { addContactMessage, addGuideRequest, addSubscriber } from '../db/leads'
 import type { AppEnv } from '../env'
 import { formGuard } from '../middleware/form-guard'
+import { queueMail } from '../mail/send'
 import { guideUrl } from '../pages/guide'
 import { formResult, isBot, parse, store } from './forms'
 
@@ -17,6 +18,10 @@ import { formResult, isBot, parse, store } from './forms'
  * forms posted without JavaScript (urlencoded) get a page saying what happened.
  */
 export const leads = new Hono<AppEnv>()
+
+/** The guide the welcome popup's "Digital Marketing Starter Guide" e-mail links to. */
+const STARTER_GUIDE = 'invisible-business-mistakes'
+
 leads.use(...formGuard())
 
 leads.post('/email-signup', async (c) => {
@@ -29,6 +34,15 @@ leads.post('/email-signup', async (c) => {
     addSubscriber(c.env.DB, { email, name, source, form: 'welcome_popup', language: c.var.lang }),
   )
   if (!saved.ok) return saved.res
+  // The popup promises the starter guide by e-mail: a new subscriber gets it.
+  if (!saved.value.alreadySubscribed) {
+    const { t, lang, config } = c.var
+    queueMail(c, {
+      to: email,
+      subject: t('mail.welcome_subject'),
+      text: t('mail.welcome_body', { name, link: config.siteUrl + guideUrl(STARTER_GUIDE, lang) }),
+    })
+  }
   return c.json(saved.value)
 })
 
@@ -80,9 +94,21 @@ leads.post('/guide-requests', async (c) => {
     result = saved.value
   }
   const downloadUrl = guideUrl(data.guide, c.var.lang, true)
-  if (mode === 'json') return c.json({ ...result, downloadUrl })
   const t = c.var.t
   const title = t(`guides.${data.guide}.title`)
+  // "… has been sent to your email" (SPEC §8): it is, as well as downloaded now.
+  if (!isBot(data))
+    queueMail(c, {
+      to: data.email,
+      subject: t('mail.guide_subject', { title }),
+      text: t('mail.guide_body', {
+        name: data.name,
+        title,
+        link: c.var.config.siteUrl + guideUrl(data.guide, c.var.lang),
+        booking: c.var.config.siteUrl + '/book',
+      }),
+    })
+  if (mode === 'json') return c.json({ ...result, downloadUrl })
   return formResult(c, 200, t('notices.download_title'), t('notices.download_text', { title }), {
     href: downloadUrl,
     label: t('home.guide_download_again'),

@@ -1,4 +1,5 @@
-import type { Bindings } from '../env'
+import type { Context } from 'hono'
+import type { AppEnv, Bindings } from '../env'
 
 export interface Mail {
   to: string
@@ -25,4 +26,13 @@ export function outboxSender(db: D1Database): MailSender {
 
 export function mailSender(env: Bindings): MailSender {
   return outboxSender(env.DB)
+}
+
+/** Sends after the answer: what the e-mail confirms stays stored even if it cannot be queued. */
+export function queueMail(c: Context<AppEnv>, mail: Mail) {
+  c.executionCtx.waitUntil(
+    mailSender(c.env)
+      .send(mail)
+      .catch((err) => console.error('mail not queued', mail.subject, err)),
+  )
 }

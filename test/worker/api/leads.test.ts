@@ -393,3 +393,36 @@ describe('POST /api/contact', () => {
     expect(await rows('SELECT * FROM contact_messages WHERE email = ?', body.email)).toEqual([])
   })
 })
+
+describe('e-mails the notices promise', () => {
+  const outbox = (to: string) =>
+    env.DB.prepare('SELECT subject, body_text FROM outbox WHERE to_address = ? ORDER BY id')
+      .bind(to)
+      .all<{ subject: string; body_text: string }>()
+      .then((r) => r.results)
+
+  it('sends a new subscriber the starter guide, once', async () => {
+    const email = unique()
+    await post('/api/email-signup', { name: 'Ada', email, source: 'website' })
+    await post('/api/email-signup', { name: 'Ada', email, source: 'website' })
+    const mails = await outbox(email)
+    expect(mails).toHaveLength(1)
+    expect(mails[0].subject).toBe(en.mail.welcome_subject)
+    expect(mails[0].body_text).toContain('Hello Ada,')
+    expect(mails[0].body_text).toContain(
+      'https://example.com/guides/invisible-business-mistakes?lang=en',
+    )
+  })
+
+  it('sends the requested guide, in the visitor language', async () => {
+    const email = unique()
+    await post(
+      '/api/guide-requests',
+      { name: 'Hans', email, guide: 'social-media-growth-kit' },
+      { 'Accept-Language': 'de' },
+    )
+    const [mail] = await outbox(email)
+    expect(mail.subject).toContain('Social-Media')
+    expect(mail.body_text).toContain('https://example.com/guides/social-media-growth-kit?lang=de')
+  })
+})
