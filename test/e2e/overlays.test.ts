@@ -132,6 +132,8 @@ describe('scheduling dialog', () => {
 
   for (const [lang, viewport, name] of [
     ['en', undefined, 'desktop'],
+    ['en', PHONE, 'phone'],
+    ['ar', undefined, 'desktop'],
     ['ar', PHONE, 'phone'],
   ] as const) {
     it(`books a consultation through the dialog in ${lang} on ${name}`, async () => {
