@@ -111,3 +111,65 @@ export function Spinner() {
     </svg>
   )
 }
+
+/** Name and e-mail, as every lead form asks for them, plus the honeypot. */
+export function PersonFields({
+  prefix,
+  labels,
+  errors,
+}: {
+  prefix: string
+  labels: { name: string; email: string; honeypot: string }
+  errors: Record<string, string>
+}) {
+  return (
+    <>
+      <Field
+        id={`${prefix}-name`}
+        name="name"
+        label={labels.name}
+        autoComplete="name"
+        required
+        maxLength={100}
+        error={errors.name}
+      />
+      <Field
+        id={`${prefix}-email`}
+        name="email"
+        type="email"
+        label={labels.email}
+        autoComplete="email"
+        required
+        maxLength={254}
+        error={errors.email}
+      />
+      <Honeypot label={labels.honeypot} />
+    </>
+  )
+}
+
+/** A form's submit button: disabled with a spinner while the form is being sent. */
+export function SubmitButton({
+  busy,
+  label,
+  busyLabel,
+  icon,
+  className = 'btn-primary w-full',
+}: {
+  busy: boolean
+  label: string
+  busyLabel: string
+  icon?: React.ReactNode
+  className?: string
+}) {
+  return (
+    <button
+      type="submit"
+      disabled={busy}
+      className={`${className} disabled:cursor-wait disabled:opacity-80`}
+    >
+      {busy ? <Spinner /> : icon}
+      {busy ? busyLabel : label}
+    </button>
+  )
+}

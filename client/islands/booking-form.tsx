@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState, type FormEvent } from 'react'
-import { Field, Honeypot, Spinner } from '../components/field'
+import { PersonFields, SubmitButton } from '../components/field'
 import { Icon } from '../components/icon'
 import { defineIsland } from '../island'
 import { notify } from '../lib/notices'
@@ -199,25 +199,7 @@ function BookingForm({
       </fieldset>
       <fieldset className="m-0 grid min-w-0 gap-4 border-0 p-0 sm:grid-cols-2">
         <legend className="mb-2 text-xl font-bold">{labels.yourDetails}</legend>
-        <Field
-          id="booking-name"
-          name="name"
-          label={labels.name}
-          required
-          maxLength={100}
-          autoComplete="name"
-          error={form.fieldErrors.name}
-        />
-        <Field
-          id="booking-email"
-          name="email"
-          type="email"
-          label={labels.email}
-          required
-          maxLength={254}
-          autoComplete="email"
-          error={form.fieldErrors.email}
-        />
+        <PersonFields prefix="booking" labels={labels} errors={form.fieldErrors} />
         <div className="sm:col-span-2">
           <label htmlFor="booking-notes" className="mb-1 block text-sm font-medium text-ink-700">
             {labels.notes}
@@ -231,15 +213,13 @@ function BookingForm({
           />
         </div>
       </fieldset>
-      <Honeypot label={labels.honeypot} />
-      <button
-        type="submit"
-        disabled={busy}
-        className="btn-primary w-full sm:w-auto disabled:opacity-80"
-      >
-        {busy ? <Spinner /> : <Icon name="calendar" />}
-        {busy ? labels.submitting : labels.submit}
-      </button>
+      <SubmitButton
+        busy={busy}
+        label={labels.submit}
+        busyLabel={labels.submitting}
+        icon={<Icon name="calendar" />}
+        className="btn-primary w-full sm:w-auto"
+      />
     </form>
   )
 }

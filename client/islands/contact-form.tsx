@@ -1,5 +1,5 @@
 import type { FormEvent } from 'react'
-import { Field, Honeypot, SelectField, Spinner } from '../components/field'
+import { Field, PersonFields, SelectField, SubmitButton } from '../components/field'
 import { Icon } from '../components/icon'
 import { defineIsland } from '../island'
 import { notify } from '../lib/notices'
@@ -73,25 +73,7 @@ function ContactForm({ labels, services, budgets, notices }: ContactFormProps) {
       onSubmit={onSubmit}
       className="relative mt-6 grid gap-4 sm:grid-cols-2"
     >
-      <Field
-        id="contact-name"
-        name="name"
-        label={labels.name}
-        required
-        maxLength={100}
-        autoComplete="name"
-        error={err.name}
-      />
-      <Field
-        id="contact-email"
-        name="email"
-        type="email"
-        label={labels.email}
-        required
-        maxLength={254}
-        autoComplete="email"
-        error={err.email}
-      />
+      <PersonFields prefix="contact" labels={labels} errors={err} />
       <Field
         id="contact-company"
         name="company"
@@ -139,16 +121,13 @@ function ContactForm({ labels, services, budgets, notices }: ContactFormProps) {
           </p>
         )}
       </div>
-      <Honeypot label={labels.honeypot} />
       <p className="m-0 text-sm text-ink-600 sm:col-span-2">{labels.privacy}</p>
-      <button
-        type="submit"
-        disabled={busy}
-        className="btn-primary disabled:opacity-80 sm:col-span-2 sm:justify-self-start"
-      >
-        {busy && <Spinner />}
-        {busy ? labels.sending : labels.submit}
-      </button>
+      <SubmitButton
+        busy={busy}
+        label={labels.submit}
+        busyLabel={labels.sending}
+        className="btn-primary sm:col-span-2 sm:justify-self-start"
+      />
     </form>
   )
 }

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react'
-import { Field, Honeypot, Spinner } from '../components/field'
+import { PersonFields, SubmitButton } from '../components/field'
 import { Icon } from '../components/icon'
 import { defineIsland } from '../island'
 import { notify } from '../lib/notices'
@@ -163,34 +163,13 @@ function GuidePicker({ guides, labels, notices }: GuidePickerProps) {
           >
             <p className="m-0 font-semibold text-ink-900">{labels.formTitle}</p>
             <input type="hidden" name="guide" value={guide.slug} />
-            <Field
-              id="guide-name"
-              name="name"
-              label={labels.name}
-              autoComplete="name"
-              required
-              maxLength={100}
-              error={form.fieldErrors.name}
+            <PersonFields prefix="guide" labels={labels} errors={form.fieldErrors} />
+            <SubmitButton
+              busy={busy}
+              label={labels.submit}
+              busyLabel={labels.submitting}
+              icon={<Icon name="download" />}
             />
-            <Field
-              id="guide-email"
-              name="email"
-              type="email"
-              label={labels.email}
-              autoComplete="email"
-              required
-              maxLength={254}
-              error={form.fieldErrors.email}
-            />
-            <Honeypot label={labels.honeypot} />
-            <button
-              type="submit"
-              disabled={busy}
-              className="btn-primary w-full disabled:opacity-80"
-            >
-              {busy ? <Spinner /> : <Icon name="download" />}
-              {busy ? labels.submitting : labels.submit}
-            </button>
             <p className="m-0 text-xs text-ink-600">{labels.privacy}</p>
           </form>
         )}

@@ -1,5 +1,5 @@
 import type { FormEvent } from 'react'
-import { Field, Honeypot, Spinner } from '../components/field'
+import { PersonFields, SubmitButton } from '../components/field'
 import { Icon } from '../components/icon'
 import { defineIsland } from '../island'
 import {
@@ -56,34 +56,8 @@ function SignupForm({ labels, notices }: SignupFormProps) {
       onSubmit={onSubmit}
       className="relative space-y-3"
     >
-      <Field
-        id="signup-name"
-        name="name"
-        label={labels.name}
-        autoComplete="name"
-        required
-        maxLength={100}
-        error={form.fieldErrors.name}
-      />
-      <Field
-        id="signup-email"
-        name="email"
-        type="email"
-        label={labels.email}
-        autoComplete="email"
-        required
-        maxLength={254}
-        error={form.fieldErrors.email}
-      />
-      <Honeypot label={labels.honeypot} />
-      <button
-        type="submit"
-        disabled={busy}
-        className="btn-primary w-full disabled:cursor-wait disabled:opacity-80"
-      >
-        {busy && <Spinner />}
-        {busy ? labels.submitting : labels.submit}
-      </button>
+      <PersonFields prefix="signup" labels={labels} errors={form.fieldErrors} />
+      <SubmitButton busy={busy} label={labels.submit} busyLabel={labels.submitting} />
     </form>
   )
 }
