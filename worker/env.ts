@@ -31,6 +31,11 @@ export interface Bindings {
   BOOKING_DAYS_AHEAD: string
   AUTH_URL: string
   META_PIXEL_ID: string
+  /** Secrets of the built-in auth service: private EC P-256 JWKs with a kid (README). */
+  AUTH_SIGNING_KEY?: string
+  AUTH_PREVIOUS_SIGNING_KEY?: string
+  AUTH_ISSUER?: string
+  AUTH_AUDIENCE?: string
   GA_MEASUREMENT_ID: string
 }
 

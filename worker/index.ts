@@ -7,6 +7,7 @@ import { pageViews } from './middleware/page-views'
 import { security } from './middleware/security'
 import { bookings } from './api/bookings'
 import { consent } from './api/consent'
+import { authService } from './auth/service'
 import { events } from './api/events'
 import { leads } from './api/leads'
 import { feeds } from './feeds'
@@ -36,6 +37,8 @@ app.use(i18n())
 app.use(pageViews())
 app.use(renderer())
 
+// the built-in auth service; a hosted one (AUTH_URL) replaces it in production
+app.route('/auth/v1', authService)
 app.route('/api', leads)
 app.route('/api/bookings', bookings)
 app.route('/api/events', events)
