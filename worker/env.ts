@@ -35,6 +35,8 @@ export interface Bindings {
   AUTH_SIGNING_KEY?: string
   AUTH_PREVIOUS_SIGNING_KEY?: string
   AUTH_ISSUER?: string
+  /** The hosted service's anon key, sent as `apikey` (AUTH_URL mode). */
+  AUTH_API_KEY?: string
   AUTH_AUDIENCE?: string
   GA_MEASUREMENT_ID: string
 }
@@ -46,7 +48,8 @@ export interface AppEnv {
     t: Translator
     config: SiteConfig
     secureHeadersNonce?: string
-    /** Set by the auth layer once a session is verified; analytics count it, nothing else yet. */
+    /** The signed-in visitor, from a verified access token (worker/auth/session.ts). */
+    user?: { id: string; email: string }
     signedIn?: boolean
   }
 }

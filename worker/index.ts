@@ -7,7 +7,9 @@ import { pageViews } from './middleware/page-views'
 import { security } from './middleware/security'
 import { bookings } from './api/bookings'
 import { consent } from './api/consent'
+import { authRoutes } from './auth/routes'
 import { authService } from './auth/service'
+import { session } from './auth/session'
 import { events } from './api/events'
 import { leads } from './api/leads'
 import { feeds } from './feeds'
@@ -34,11 +36,13 @@ app.use(async function config(c, next) {
   await next()
 })
 app.use(i18n())
+app.use(session())
 app.use(pageViews())
 app.use(renderer())
 
 // the built-in auth service; a hosted one (AUTH_URL) replaces it in production
 app.route('/auth/v1', authService)
+app.route('/auth', authRoutes)
 app.route('/api', leads)
 app.route('/api/bookings', bookings)
 app.route('/api/events', events)

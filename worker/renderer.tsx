@@ -1,11 +1,12 @@
 import { reactRenderer } from '@hono/react-renderer'
-import type { MiddlewareHandler } from 'hono'
-import { getCookie } from 'hono/cookie'
+import type { Context, MiddlewareHandler } from 'hono'
+import { deleteCookie, getCookie } from 'hono/cookie'
 import clientAssets from 'virtual:client-assets'
 import { dirOf, isLang, LANG_STORAGE_KEY, LANGS } from '../client/lib/languages'
 import { consentOf, type Consent } from './api/consent'
 import { ConsentBanner } from './components/consent-banner'
 import { Footer } from './components/footer'
+import { FLASH_COOKIE } from './auth/routes'
 import { hasTrackers } from './config'
 import { Header } from './components/header'
 import { BookingDialog, FloatingActions, Splash } from './components/overlays'
@@ -31,6 +32,19 @@ declare module '@hono/react-renderer' {
   }
 }
 
+/** Reads and forgets the notice the previous response left for this page. */
+function takeFlash(c: Context<AppEnv>): string | undefined {
+  const raw = getCookie(c, FLASH_COOKIE)
+  if (!raw) return undefined
+  deleteCookie(c, FLASH_COOKIE, { path: '/' })
+  try {
+    const notice = JSON.parse(raw) as { title?: unknown }
+    return typeof notice.title === 'string' ? JSON.stringify(notice) : undefined
+  } catch {
+    return undefined
+  }
+}
+
 /** Streams every page inside the site's document: head, navigation, main, footer. */
 export function renderer(): MiddlewareHandler<AppEnv> {
   return function renderer(c, next) {
@@ -46,6 +60,7 @@ export function renderer(): MiddlewareHandler<AppEnv> {
           jsonLd={jsonLdScript([organization(c), ...(jsonLd ?? [])])}
           noindex={noindex}
           consent={consentOf(c)}
+          flash={takeFlash(c)}
           langSource={
             isLang(c.req.query('lang'))
               ? 'query'
@@ -79,6 +94,8 @@ interface DocumentProps {
   jsonLd: string
   noindex?: boolean
   consent: Consent
+  /** A notice carried over from the previous request (signed in, signed out). */
+  flash?: string
   langSource: string
   children: React.ReactNode
 }
@@ -93,6 +110,7 @@ function Document({
   jsonLd,
   noindex,
   consent,
+  flash,
   langSource,
   children,
 }: DocumentProps) {
@@ -150,6 +168,7 @@ function Document({
         className="min-h-screen bg-white font-sans text-ink-900 antialiased"
         data-trackers={hasTrackers(config) ? JSON.stringify(config.trackers) : undefined}
         data-consent={hasTrackers(config) ? consent : undefined}
+        data-flash={flash}
       >
         {bare ? (
           <main id="main">{children}</main>

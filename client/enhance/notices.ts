@@ -1,4 +1,4 @@
-import { NOTICE_EVENT, type Notice } from '../lib/notices'
+import { notify, NOTICE_EVENT, type Notice } from '../lib/notices'
 
 const VISIBLE_MS = 6000
 
@@ -23,6 +23,10 @@ export function enhanceNotices() {
     clearTimeout(timer)
     timer = setTimeout(clear, VISIBLE_MS)
   }
+
+  // a notice the server carried over from the previous page (signed in, signed out)
+  const flash = document.body.dataset.flash
+  if (flash) queueMicrotask(() => notify(JSON.parse(flash) as Notice))
 
   document.addEventListener(NOTICE_EVENT, (event) => {
     const { title, description, variant = 'default' } = (event as CustomEvent<Notice>).detail

@@ -14,6 +14,7 @@ import {
   updateUser,
   type UserRow,
 } from '../db/auth'
+import { readConfig } from '../config'
 import type { AppEnv } from '../env'
 import { limitBody } from '../middleware/form-guard'
 import { ALG, AuthConfigError, publicKeys, signingKey } from './keys'
@@ -51,6 +52,11 @@ authService.onError((err, c) => {
     'unexpected_failure',
     'The auth service is unavailable, please try again.',
   )
+})
+// Called in-process by the site (worker/auth/session.ts) it has no app middleware around it.
+authService.use(async (c, next) => {
+  if (!c.var.config) c.set('config', readConfig(c.env, c.req.url))
+  await next()
 })
 // With a hosted service configured (AUTH_URL) the built-in one is not there at all.
 authService.use(async (c, next) => (c.env.AUTH_URL ? c.notFound() : next()))

@@ -1,11 +1,43 @@
+import { Icon } from '../../client/components/icon'
 import { usePage } from '../pages/context'
 
 /**
- * The navigation's account corner. Signed out (the only state until sign-in lands): Sign In
- * and Get Started (SPEC §2). The signed-in Account menu slots in here.
+ * The navigation's account corner (SPEC §2). Signed out: Sign In and Get Started. Signed in:
+ * an Account menu with the e-mail and Sign Out (a form post, so it works without JavaScript).
  */
-export function AccountArea() {
-  const { t } = usePage()
+export function AccountArea({ inline = false }: { inline?: boolean }) {
+  const { t, user } = usePage()
+  // in the mobile menu the account is shown open, not as a menu inside a menu
+  if (user && inline)
+    return (
+      <div className="px-3">
+        <p className="m-0 text-xs text-ink-600">{t('auth.signed_in_as')}</p>
+        <p className="m-0 mt-1 break-all text-sm font-semibold text-ink-900">{user.email}</p>
+        <form method="post" action="/auth/sign-out" className="mt-3">
+          <button type="submit" className="btn-ghost w-full py-2 text-sm">
+            {t('auth.sign_out')}
+          </button>
+        </form>
+      </div>
+    )
+  if (user)
+    return (
+      <details data-menu className="relative" data-account>
+        <summary className="flex items-center gap-1.5 whitespace-nowrap rounded-md px-3 py-2 text-sm font-semibold text-ink-900 hover:bg-slate-100">
+          {t('auth.account')}
+          <Icon name="chevron" className="chevron h-4 w-4 transition-transform" />
+        </summary>
+        <div className="absolute end-0 top-full z-50 mt-2 w-64 rounded-xl border border-slate-200 bg-white p-4 shadow-lg">
+          <p className="m-0 text-xs text-ink-600">{t('auth.signed_in_as')}</p>
+          <p className="m-0 mt-1 break-all text-sm font-semibold text-ink-900">{user.email}</p>
+          <form method="post" action="/auth/sign-out" className="mt-4">
+            <button type="submit" className="btn-ghost w-full py-2 text-sm">
+              {t('auth.sign_out')}
+            </button>
+          </form>
+        </div>
+      </details>
+    )
   return (
     <>
       <a

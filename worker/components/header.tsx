@@ -165,7 +165,7 @@ function MobileMenu() {
         </p>
         <LanguageLinks className="m-0 grid list-none grid-cols-2 gap-1 p-0 py-2" />
         <div className="mt-2 flex flex-col gap-2 border-t border-slate-200 pt-4">
-          <AccountArea />
+          <AccountArea inline />
         </div>
       </div>
     </details>

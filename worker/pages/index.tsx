@@ -59,7 +59,6 @@ const simple: Record<
     faqs: (c) => c.var.t.data<{ items: Faq[] }[]>('faq.groups').flatMap((g) => g.items),
   },
   '/contact': { Page: ContactPage, key: 'contact' },
-  '/auth': { Page: AuthPage, key: 'auth' },
 }
 for (const [path, { Page, key, image, faqs }] of Object.entries(simple)) {
   pages.get(path, (c) => {
@@ -72,6 +71,20 @@ for (const [path, { Page, key, image, faqs }] of Object.entries(simple)) {
     })
   })
 }
+
+pages.get('/auth', (c) => {
+  const name = c.var.t('auth.title')
+  const mode = c.req.query('mode') === 'sign-up' ? 'sign-up' : 'sign-in'
+  return c.render(
+    <AuthPage mode={mode} error={c.req.query('error')} email={c.req.query('email')} />,
+    {
+      title: titled(c, mode === 'sign-up' ? c.var.t('auth.sign_up_title') : name),
+      description: c.var.t('auth.meta_description'),
+      canonicalPath: '/auth',
+      jsonLd: [breadcrumbs(c, [{ name, path: '/auth' }])],
+    },
+  )
+})
 
 pages.get('/services/:slug', (c) => {
   const slug = c.req.param('slug')

@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest'
+import ar from '../../locales/ar.json'
+import en from '../../locales/en.json'
+import { hydrated, PHONE, useBrowser } from './browser'
+
+const { open } = useBrowser()
+
+async function notice(page: Awaited<ReturnType<typeof open>>, role: 'status' | 'alert' = 'status') {
+  const card = page.locator(`.notice-host [role=${role}] .notice`).first()
+  await card.waitFor({ timeout: 10_000 })
+  return {
+    title: await card.locator('.notice-title').textContent(),
+    text: await card.locator('.notice-text').textContent(),
+  }
+}
+
+for (const [lang, t, viewport, device] of [
+  ['en', en, undefined, 'desktop'],
+  ['ar', ar, PHONE, 'phone'],
+] as const) {
+  describe(`signing in (${lang}, ${device})`, () => {
+    it('signs up, shows the Account menu with the e-mail, signs out with a notice, signs back in', async () => {
+      const email = `e2e-${lang}-${crypto.randomUUID().slice(0, 6)}@example.org`
+      const page = await open(`/auth?mode=sign-up&lang=${lang}`, { viewport })
+      await page.locator('main').getByLabel(t.auth.email).fill(email)
+      await page.locator('main').getByLabel(t.auth.password).fill('correct horse 1')
+      await page.locator('main form').getByRole('button', { name: t.auth.sign_up }).click()
+      await page.waitForURL((url) => url.pathname === '/')
+      await hydrated(page)
+      expect(await notice(page)).toEqual({ title: t.auth.signed_up_title, text: email })
+
+      // the account: a menu on desktop, shown open in the phone's menu
+      const openAccount = async () => {
+        if (device === 'desktop')
+          await page.locator('header details[data-account] > summary').click()
+        else await page.locator('header details:not(.relative) > summary').click()
+      }
+      await openAccount()
+      expect(await page.locator('header').getByText(email).filter({ visible: true }).count()).toBe(
+        1,
+      )
+      await page
+        .locator('header')
+        .getByRole('button', { name: t.auth.sign_out })
+        .filter({ visible: true })
+        .click()
+      await page.waitForLoadState('load')
+      await hydrated(page)
+      expect(await notice(page)).toEqual({
+        title: t.auth.signed_out_title,
+        text: t.auth.signed_out_text,
+      })
+      expect(await page.locator('header a[href="/auth"]').count()).toBeGreaterThan(0)
+
+      // wrong password: the form says so; the right one signs in
+      await page.goto('/auth')
+      await page.locator('main').getByLabel(t.auth.email).fill(email)
+      await page.locator('main').getByLabel(t.auth.password).fill('not the password')
+      await page.locator('main form').getByRole('button', { name: t.nav.sign_in }).click()
+      await page.waitForURL(/error=invalid_credentials/)
+      expect(
+        await page
+          .getByRole('alert')
+          .filter({ hasText: t.auth.errors.invalid_credentials })
+          .isVisible(),
+      ).toBe(true)
+      await page.locator('main').getByLabel(t.auth.password).fill('correct horse 1')
+      await page.locator('main form').getByRole('button', { name: t.nav.sign_in }).click()
+      await page.waitForURL((url) => url.pathname === '/')
+      expect(await notice(page)).toEqual({ title: t.auth.signed_in_title, text: email })
+      await page.context().close()
+    })
+  })
+}

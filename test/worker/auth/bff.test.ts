@@ -1,0 +1,163 @@
+import { createExecutionContext, env, SELF, waitOnExecutionContext } from 'cloudflare:test'
+import { exportJWK, generateKeyPair, SignJWT } from 'jose'
+import { describe, expect, it } from 'vitest'
+import en from '../../../locales/en.json'
+import app from '../../../worker/index'
+
+const SITE = 'https://example.com'
+const unique = () => `bff-${crypto.randomUUID().slice(0, 8)}@example.org`
+
+function form(path: string, fields: Record<string, string>, headers: Record<string, string> = {}) {
+  return SELF.fetch(SITE + path, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: {
+      'Content-Type': 'application/x-www-form-urlencoded',
+      Origin: SITE,
+      'CF-Connecting-IP': `198.51.100.${Math.floor(Math.random() * 250)}`,
+      ...headers,
+    },
+    body: new URLSearchParams(fields).toString(),
+  })
+}
+
+/** name=value pairs of the response's Set-Cookie headers. */
+const cookiesOf = (res: Response) =>
+  Object.fromEntries(
+    res.headers.getSetCookie().map((c) => c.split(';')[0].split('=') as [string, string]),
+  )
+const cookieHeader = (jar: Record<string, string>) =>
+  Object.entries(jar)
+    .map(([k, v]) => `${k}=${v}`)
+    .join('; ')
+
+async function signedUp() {
+  const email = unique()
+  const res = await form('/auth/sign-up', { email, password: 'correct horse 1' })
+  return { email, res, jar: cookiesOf(res) }
+}
+
+describe('signing in through the site', () => {
+  it('keeps the session in HttpOnly, SameSite=Lax, Secure cookies and shows the Account menu', async () => {
+    const { email, res, jar } = await signedUp()
+    expect(res.status).toBe(303)
+    expect(res.headers.get('location')).toBe('/')
+    for (const c of res.headers.getSetCookie().filter((c) => c.startsWith('sb-')))
+      expect(c).toMatch(/HttpOnly; Secure; SameSite=Lax/)
+    expect(jar['sb-access-token']).toBeTruthy()
+    const page = await (
+      await SELF.fetch(`${SITE}/about`, { headers: { Cookie: cookieHeader(jar) } })
+    ).text()
+    expect(page).toContain(`>${en.auth.account}<`)
+    expect(page).toContain(email)
+    expect(page).toContain('action="/auth/sign-out"')
+    expect(page).not.toContain('href="/auth"')
+    // the welcome notice travels to the next page once
+    expect(page).toContain(`data-flash="{&quot;title&quot;:&quot;${en.auth.signed_up_title}`)
+  })
+
+  it('sends wrong credentials back to the form with a message, and refuses cross-site posts', async () => {
+    const { email } = await signedUp()
+    const wrong = await form('/auth/sign-in', { email, password: 'wrong password' })
+    expect(wrong.status).toBe(303)
+    expect(wrong.headers.get('location')).toBe(
+      `/auth?mode=sign-in&error=invalid_credentials&email=${encodeURIComponent(email)}`,
+    )
+    const page = await (await SELF.fetch(SITE + wrong.headers.get('location'))).text()
+    expect(page).toContain(en.auth.errors.invalid_credentials)
+    const foreign = await form(
+      '/auth/sign-in',
+      { email, password: 'correct horse 1' },
+      { Origin: 'https://evil.example' },
+    )
+    expect(foreign.status).toBe(403)
+  })
+
+  it('signs out: the service ends the session, the cookies go, the notice says so', async () => {
+    const { jar } = await signedUp()
+    const out = await form(
+      '/auth/sign-out',
+      {},
+      { Cookie: cookieHeader(jar), Referer: `${SITE}/pricing` },
+    )
+    expect(out.status).toBe(303)
+    expect(out.headers.get('location')).toBe('/pricing')
+    const after = cookiesOf(out)
+    expect(after['sb-access-token']).toBe('')
+    expect(decodeURIComponent(after.flash)).toContain(en.auth.signed_out_title)
+    const token = jar['sb-access-token']
+    expect(
+      (await SELF.fetch(`${SITE}/auth/v1/user`, { headers: { Authorization: `Bearer ${token}` } }))
+        .status,
+    ).toBe(401)
+  })
+})
+
+describe('every render verifies the session', () => {
+  async function render(cookie: string, overrides: Record<string, unknown> = {}) {
+    const ctx = createExecutionContext()
+    const res = await app.fetch(
+      new Request(`${SITE}/faq`, { headers: { Cookie: cookie } }),
+      { ...env, ...overrides },
+      ctx,
+    )
+    const html = await res.text()
+    await waitOnExecutionContext(ctx)
+    return { res, html, signedIn: html.includes('action="/auth/sign-out"') }
+  }
+
+  it('refreshes an expired access token once, with the refresh token', async () => {
+    const key = await generateKeyPair('ES256', { extractable: true })
+    const jwk = JSON.stringify({ ...(await exportJWK(key.privateKey)), kid: 'bff-test' })
+    // sign up with that key installed, then present an expired access token of that session
+    const ctx = createExecutionContext()
+    const up = await app.fetch(
+      new Request(`${SITE}/auth/v1/signup`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ email: unique(), password: 'correct horse 1' }),
+      }),
+      { ...env, AUTH_SIGNING_KEY: jwk },
+      ctx,
+    )
+    await waitOnExecutionContext(ctx)
+    const session = (await up.json()) as {
+      access_token: string
+      refresh_token: string
+      user: { id: string; email: string }
+    }
+    const claims = JSON.parse(
+      atob(session.access_token.split('.')[1].replace(/-/g, '+').replace(/_/g, '/')),
+    )
+    const expired = await new SignJWT({ ...claims, exp: Math.floor(Date.now() / 1000) - 10 })
+      .setProtectedHeader({ alg: 'ES256', kid: 'bff-test' })
+      .sign(key.privateKey)
+    const { res, html, signedIn } = await render(
+      `sb-access-token=${expired}; sb-refresh-token=${session.refresh_token}`,
+      { AUTH_SIGNING_KEY: jwk },
+    )
+    expect(signedIn).toBe(true)
+    expect(html).toContain(session.user.email)
+    const renewed = cookiesOf(res)
+    expect(renewed['sb-access-token']).toBeTruthy()
+    expect(renewed['sb-access-token']).not.toBe(expired)
+    expect(renewed['sb-refresh-token']).not.toBe(session.refresh_token)
+  })
+
+  it('renders signed out — never an error page — for a forged token or an unreachable key set', async () => {
+    const { jar } = await signedUp()
+    const [h, p, s] = jar['sb-access-token'].split('.')
+    const forged = `${h}.${p.slice(0, -4)}AAAA.${s}`
+    const bad = await render(`sb-access-token=${forged}`)
+    expect(bad.res.status).toBe(200)
+    expect(bad.signedIn).toBe(false)
+    expect(cookiesOf(bad.res)['sb-access-token']).toBe('')
+    // a hosted service whose JWKS cannot be reached
+    const remote = await render(`sb-access-token=${jar['sb-access-token']}`, {
+      AUTH_URL: 'http://127.0.0.1:9/auth/v1',
+    })
+    expect(remote.res.status).toBe(200)
+    expect(remote.signedIn).toBe(false)
+    expect(remote.html).toContain('href="/auth"')
+  })
+})

@@ -1,0 +1,113 @@
+import { Hono, type Context } from 'hono'
+import { getCookie, setCookie } from 'hono/cookie'
+import * as v from 'valibot'
+import type { AppEnv } from '../env'
+import { limitBody, rateLimit, sameSiteOnly } from '../middleware/form-guard'
+import { ACCESS_COOKIE, callAuth, forgetSession, rememberSession, type TokenSet } from './session'
+
+/**
+ * The site's side of sign-in (a backend-for-frontend): the /auth page's forms post here, the
+ * worker talks to the auth service and keeps the session in HttpOnly cookies.
+ */
+export const authRoutes = new Hono<AppEnv>()
+
+export const FLASH_COOKIE = 'flash'
+
+/** A notice for the next page (shown by the notices script, then forgotten). */
+export function flash(
+  c: Context<AppEnv>,
+  notice: { title: string; description?: string; variant?: 'destructive' },
+) {
+  setCookie(c, FLASH_COOKIE, JSON.stringify(notice), {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'Lax',
+    maxAge: 60,
+  })
+}
+
+const Credentials = v.object({
+  email: v.pipe(v.string(), v.trim(), v.nonEmpty(), v.maxLength(254)),
+  password: v.pipe(v.string(), v.nonEmpty(), v.maxLength(200)),
+  next: v.optional(v.string()),
+})
+
+/** Only our own paths as a place to go after signing in. */
+const safeNext = (next: string | undefined) =>
+  next && /^\/(?!\/)[\w\-/?=&]*$/.test(next) ? next : '/'
+
+async function credentials(c: Context<AppEnv>) {
+  const form = Object.fromEntries(new URLSearchParams(await c.req.text()))
+  const parsed = v.safeParse(Credentials, form)
+  return parsed.success ? parsed.output : null
+}
+
+/** Back to the sign-in page with the service's message, the form's mode and e-mail kept. */
+function backToForm(c: Context<AppEnv>, mode: 'sign-in' | 'sign-up', error: string, email = '') {
+  const q = new URLSearchParams({ mode, error, email })
+  return c.redirect(`/auth?${q}`, 303)
+}
+
+async function startSession(c: Context<AppEnv>, mode: 'sign-in' | 'sign-up') {
+  const input = await credentials(c)
+  if (!input) return backToForm(c, mode, 'missing')
+  const path = mode === 'sign-in' ? '/token?grant_type=password' : '/signup'
+  let res: Response
+  try {
+    res = await callAuth(c, path, {
+      method: 'POST',
+      body: JSON.stringify({ email: input.email, password: input.password }),
+    })
+  } catch {
+    return backToForm(c, mode, 'unavailable', input.email)
+  }
+  const body = (await res.json().catch(() => ({}))) as Partial<TokenSet> & { error_code?: string }
+  if (!res.ok || !body.access_token)
+    return backToForm(c, mode, body.error_code ?? 'unavailable', input.email)
+  rememberSession(c, body as TokenSet)
+  const t = c.var.t
+  flash(c, {
+    title: t(mode === 'sign-in' ? 'auth.signed_in_title' : 'auth.signed_up_title'),
+    description: input.email,
+  })
+  return c.redirect(safeNext(input.next), 303)
+}
+
+const guard = [sameSiteOnly(), limitBody(4096)] as const
+
+authRoutes.post('/sign-in', ...guard, rateLimit('LEAD_LIMITER'), (c) => startSession(c, 'sign-in'))
+authRoutes.post('/sign-up', ...guard, rateLimit('LEAD_LIMITER'), (c) => startSession(c, 'sign-up'))
+
+authRoutes.post('/sign-out', ...guard, async (c) => {
+  const t = c.var.t
+  const access = getCookie(c, ACCESS_COOKIE)
+  let failure = ''
+  if (access) {
+    try {
+      const res = await callAuth(c, '/logout?scope=local', {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${access}` },
+      })
+      // an already-ended session is signed out all the same
+      if (!res.ok && res.status !== 401)
+        failure =
+          ((await res.json().catch(() => ({}))) as { msg?: string }).msg ?? `HTTP ${res.status}`
+    } catch (err) {
+      failure = err instanceof Error ? err.message : String(err)
+    }
+  }
+  forgetSession(c)
+  flash(
+    c,
+    failure
+      ? { title: t('auth.sign_out_error'), description: failure, variant: 'destructive' }
+      : { title: t('auth.signed_out_title'), description: t('auth.signed_out_text') },
+  )
+  const back = new URL(c.req.header('Referer') ?? '/', c.req.url)
+  return c.redirect(
+    back.origin === new URL(c.req.url).origin && !back.pathname.startsWith('/auth')
+      ? back.pathname
+      : '/',
+    303,
+  )
+})
