@@ -13,11 +13,7 @@ export function AccountArea({ inline = false }: { inline?: boolean }) {
       <div className="px-3">
         <p className="m-0 text-xs text-ink-600">{t('auth.signed_in_as')}</p>
         <p className="m-0 mt-1 break-all text-sm font-semibold text-ink-900">{user.email}</p>
-        <form method="post" action="/auth/sign-out" className="mt-3">
-          <button type="submit" className="btn-ghost w-full py-2 text-sm">
-            {t('auth.sign_out')}
-          </button>
-        </form>
+        <SignOutForm className="mt-3" />
       </div>
     )
   if (user)
@@ -30,11 +26,7 @@ export function AccountArea({ inline = false }: { inline?: boolean }) {
         <div className="absolute end-0 top-full z-50 mt-2 w-64 rounded-xl border border-slate-200 bg-white p-4 shadow-lg">
           <p className="m-0 text-xs text-ink-600">{t('auth.signed_in_as')}</p>
           <p className="m-0 mt-1 break-all text-sm font-semibold text-ink-900">{user.email}</p>
-          <form method="post" action="/auth/sign-out" className="mt-4">
-            <button type="submit" className="btn-ghost w-full py-2 text-sm">
-              {t('auth.sign_out')}
-            </button>
-          </form>
+          <SignOutForm className="mt-4" />
         </div>
       </details>
     )
@@ -50,5 +42,23 @@ export function AccountArea({ inline = false }: { inline?: boolean }) {
         {t('common.get_started')}
       </a>
     </>
+  )
+}
+
+/** Sign Out: a form post, so it works without JavaScript (worker/auth/routes.ts). */
+export function SignOutForm({
+  className = '',
+  button = 'btn-ghost w-full py-2 text-sm',
+}: {
+  className?: string
+  button?: string
+}) {
+  const { t } = usePage()
+  return (
+    <form method="post" action="/auth/sign-out" className={className}>
+      <button type="submit" className={button}>
+        {t('auth.sign_out')}
+      </button>
+    </form>
   )
 }

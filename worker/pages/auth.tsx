@@ -1,3 +1,4 @@
+import { SignOutForm } from '../components/account-area'
 import { PageHero } from '../components/page-parts'
 import { usePage } from './context'
 
@@ -30,11 +31,7 @@ export function AuthPage({
   if (user)
     return (
       <PageHero title={t('auth.title')} subtitle={t('auth.already', { email: user.email })}>
-        <form method="post" action="/auth/sign-out" className="mt-8">
-          <button type="submit" className="btn-primary">
-            {t('auth.sign_out')}
-          </button>
-        </form>
+        <SignOutForm className="mt-8" button="btn-primary" />
       </PageHero>
     )
   return (
