@@ -111,3 +111,51 @@ authRoutes.post('/sign-out', ...guard, async (c) => {
     303,
   )
 })
+
+const EmailOnly = v.object({ email: v.pipe(v.string(), v.trim(), v.nonEmpty(), v.maxLength(254)) })
+const Reset = v.object({
+  token: v.pipe(v.string(), v.minLength(20), v.maxLength(200)),
+  password: v.pipe(v.string(), v.maxLength(200)),
+})
+
+authRoutes.post('/recover', ...guard, rateLimit('LEAD_LIMITER'), async (c) => {
+  const parsed = v.safeParse(EmailOnly, Object.fromEntries(new URLSearchParams(await c.req.text())))
+  if (!parsed.success) return c.redirect('/auth?mode=forgot&error=missing', 303)
+  try {
+    await callAuth(c, '/recover', {
+      method: 'POST',
+      body: JSON.stringify({ email: parsed.output.email }),
+    })
+  } catch {
+    return c.redirect('/auth?mode=forgot&error=unavailable', 303)
+  }
+  return c.redirect('/auth?mode=forgot&sent=1', 303)
+})
+
+/** The e-mailed link's form: spend the one-time token, then set the new password. */
+authRoutes.post('/reset', ...guard, rateLimit('LEAD_LIMITER'), async (c) => {
+  const parsed = v.safeParse(Reset, Object.fromEntries(new URLSearchParams(await c.req.text())))
+  if (!parsed.success) return c.redirect('/auth?mode=forgot&error=otp_expired', 303)
+  const back = (error: string) =>
+    c.redirect(`/auth/reset?${new URLSearchParams({ token: parsed.output.token, error })}`, 303)
+  if (parsed.output.password.length < 8) return back('weak_password')
+  try {
+    const verified = await callAuth(c, '/verify', {
+      method: 'POST',
+      body: JSON.stringify({ type: 'recovery', token_hash: parsed.output.token }),
+    })
+    if (!verified.ok) return c.redirect('/auth?mode=forgot&error=otp_expired', 303)
+    const tokens = (await verified.json()) as TokenSet
+    const updated = await callAuth(c, '/user', {
+      method: 'PUT',
+      headers: { Authorization: `Bearer ${tokens.access_token}` },
+      body: JSON.stringify({ password: parsed.output.password }),
+    })
+    if (!updated.ok) return c.redirect('/auth?mode=forgot&error=unavailable', 303)
+    rememberSession(c, tokens)
+  } catch {
+    return c.redirect('/auth?mode=forgot&error=unavailable', 303)
+  }
+  flash(c, { title: c.var.t('auth.password_updated') })
+  return c.redirect('/', 303)
+})

@@ -3,6 +3,7 @@ import { createLocalJWKSet, jwtVerify, SignJWT } from 'jose'
 import * as v from 'valibot'
 import {
   countFailure,
+  createOneTimeToken,
   createSession,
   createUser,
   failureCount,
@@ -12,9 +13,13 @@ import {
   revokeSessions,
   rotateRefreshToken,
   updateUser,
+  useOneTimeToken,
   type UserRow,
 } from '../db/auth'
+import { queueMail } from '../mail/send'
 import { readConfig } from '../config'
+import { negotiateLanguage } from '../i18n/negotiate'
+import { createTranslator } from '../i18n/translator'
 import type { AppEnv } from '../env'
 import { limitBody } from '../middleware/form-guard'
 import { ALG, AuthConfigError, publicKeys, signingKey } from './keys'
@@ -56,6 +61,12 @@ authService.onError((err, c) => {
 // Called in-process by the site (worker/auth/session.ts) it has no app middleware around it.
 authService.use(async (c, next) => {
   if (!c.var.config) c.set('config', readConfig(c.env, c.req.url))
+  if (!c.var.t) {
+    // the site passes its visitor's language on, for the e-mails the service sends
+    const lang = negotiateLanguage({ acceptLanguage: c.req.header('Accept-Language') })
+    c.set('lang', lang)
+    c.set('t', createTranslator(lang))
+  }
   await next()
 })
 // With a hosted service configured (AUTH_URL) the built-in one is not there at all.
@@ -331,4 +342,54 @@ authService.post('/logout', async (c) => {
     return authError(c, 400, 'validation_failed', 'Unsupported logout scope')
   await revokeSessions(c.env.DB, claims.sub, claims.session_id, scope)
   return c.body(null, 204)
+})
+
+const RecoverSchema = v.object({ email })
+const VerifySchema = v.object({
+  type: v.literal('recovery'),
+  token_hash: v.pipe(v.string(), v.minLength(20), v.maxLength(200)),
+})
+
+/** Where a recovery e-mail's link leads: the site's page to choose a new password. */
+export const resetLink = (c: Context<AppEnv>, token: string) =>
+  `${c.var.config.siteUrl}/auth/reset?token=${encodeURIComponent(token)}`
+
+authService.post('/recover', async (c) => {
+  const input = await body(c, RecoverSchema)
+  if (!input)
+    return authError(
+      c,
+      400,
+      'validation_failed',
+      'Unable to validate email address: invalid format',
+    )
+  const user = await findUserByEmail(c.env.DB, input.email)
+  // The same answer whether or not the account exists: nobody learns who has one.
+  if (user) {
+    const token = await createOneTimeToken(c.env.DB, user.id, 'recovery')
+    const t = c.var.t
+    queueMail(c, {
+      to: user.email,
+      subject: t('auth.recovery_subject'),
+      text: t('auth.recovery_body', { link: resetLink(c, token) }),
+    })
+  }
+  return c.json({})
+})
+
+authService.post('/verify', async (c) => {
+  const input = await body(c, VerifySchema)
+  if (!input)
+    return authError(
+      c,
+      400,
+      'validation_failed',
+      'Verify requires a token_hash and a supported type',
+    )
+  const userId = await useOneTimeToken(c.env.DB, input.token_hash, input.type)
+  if (!userId) return authError(c, 403, 'otp_expired', 'Email link is invalid or has expired')
+  const user = await findUser(c.env.DB, userId)
+  if (!user) return authError(c, 403, 'otp_expired', 'Email link is invalid or has expired')
+  const { sessionId, refreshToken } = await createSession(c.env.DB, user.id)
+  return c.json(await sessionJson(c, user, sessionId, refreshToken))
 })

@@ -43,6 +43,7 @@ export function callAuth(
     return fetch(c.env.AUTH_URL.replace(/\/$/, '') + path, { ...init, headers })
   }
   headers.set('CF-Connecting-IP', c.req.header('CF-Connecting-IP') ?? 'unknown')
+  headers.set('Accept-Language', c.var.lang)
   // the site's own origin, so the service issues tokens for the issuer the pages verify
   return Promise.resolve(
     authService.request(new URL(path, c.req.url).href, { ...init, headers }, c.env, c.executionCtx),

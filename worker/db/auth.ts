@@ -186,3 +186,32 @@ export async function failureCount(db: D1Database, keys: string[]) {
     .first<{ n: number | null }>()
   return row?.n ?? 0
 }
+
+export async function sha256Hex(text: string) {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text))
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('')
+}
+
+/** A new one-time token for the user; the caller e-mails it, D1 keeps only its hash. */
+export async function createOneTimeToken(db: D1Database, userId: string, type: 'recovery') {
+  const token = randomToken() + randomToken()
+  await db
+    .prepare('INSERT INTO auth_one_time_tokens (token_hash, user_id, type) VALUES (?, ?, ?)')
+    .bind(await sha256Hex(token), userId, type)
+    .run()
+  return token
+}
+
+/** Spends a one-time token (once, within an hour); the user it belongs to, or null. */
+export async function useOneTimeToken(db: D1Database, token: string, type: 'recovery') {
+  const row = await db
+    .prepare(
+      `UPDATE auth_one_time_tokens SET used_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+       WHERE token_hash = ? AND type = ? AND used_at IS NULL
+         AND created_at >= strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-1 hour')
+       RETURNING user_id`,
+    )
+    .bind(await sha256Hex(token), type)
+    .first<{ user_id: string }>()
+  return row?.user_id ?? null
+}

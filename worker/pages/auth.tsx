@@ -10,7 +10,20 @@ const KNOWN_ERRORS = [
   'weak_password',
   'over_request_rate_limit',
   'missing',
+  'otp_expired',
 ]
+
+const errorMessage = (t: (k: string) => string, error?: string) =>
+  error && t(`auth.errors.${KNOWN_ERRORS.includes(error) ? error : 'unavailable'}`)
+
+function Alert({ message }: { message?: string }) {
+  if (!message) return null
+  return (
+    <p role="alert" className="m-0 mb-4 rounded-lg bg-red-50 p-3 text-sm text-red-800">
+      {message}
+    </p>
+  )
+}
 
 /**
  * Sign in and sign up (SPEC §2 /auth). Plain forms posting to the worker, which keeps the
@@ -20,18 +33,58 @@ export function AuthPage({
   mode,
   error,
   email,
+  sent,
 }: {
-  mode: 'sign-in' | 'sign-up'
+  mode: 'sign-in' | 'sign-up' | 'forgot'
   error?: string
   email?: string
+  sent?: boolean
 }) {
   const { t, user } = usePage()
   const signUp = mode === 'sign-up'
-  const message = error && t(`auth.errors.${KNOWN_ERRORS.includes(error) ? error : 'unavailable'}`)
+  const message = errorMessage(t, error)
   if (user)
     return (
       <PageHero title={t('auth.title')} subtitle={t('auth.already', { email: user.email })}>
         <SignOutForm className="mt-8" button="btn-primary" />
+      </PageHero>
+    )
+  if (mode === 'forgot')
+    return (
+      <PageHero title={t('auth.forgot_title')} subtitle={t('auth.forgot_text')}>
+        <div className="card mt-8 max-w-md">
+          <Alert message={message} />
+          {sent ? (
+            <p role="status" className="m-0 rounded-lg bg-brand-50 p-3 text-ink-900">
+              {t('auth.sent')}
+            </p>
+          ) : (
+            <form method="post" action="/auth/recover" className="space-y-4">
+              <div>
+                <label htmlFor="auth-email" className={labelClass}>
+                  {t('auth.email')}
+                </label>
+                <input
+                  id="auth-email"
+                  name="email"
+                  type="email"
+                  required
+                  autoComplete="email"
+                  defaultValue={email}
+                  className={fieldClass}
+                />
+              </div>
+              <button type="submit" className="btn-primary w-full">
+                {t('auth.send_link')}
+              </button>
+            </form>
+          )}
+          <p className="m-0 mt-4 text-sm">
+            <a href="/auth" className="text-brand-700">
+              {t('nav.sign_in')}
+            </a>
+          </p>
+        </div>
       </PageHero>
     )
   return (
@@ -56,11 +109,7 @@ export function AuthPage({
             {t('auth.sign_up')}
           </a>
         </nav>
-        {message && (
-          <p role="alert" className="m-0 mb-4 rounded-lg bg-red-50 p-3 text-sm text-red-800">
-            {message}
-          </p>
-        )}
+        <Alert message={message} />
         <form
           method="post"
           action={signUp ? '/auth/sign-up' : '/auth/sign-in'}
@@ -102,6 +151,49 @@ export function AuthPage({
           </div>
           <button type="submit" className="btn-primary w-full">
             {signUp ? t('auth.sign_up') : t('nav.sign_in')}
+          </button>
+        </form>
+        {!signUp && (
+          <p className="m-0 mt-4 text-sm">
+            <a href="/auth?mode=forgot" className="text-brand-700">
+              {t('auth.forgot_link')}
+            </a>
+          </p>
+        )}
+      </div>
+    </PageHero>
+  )
+}
+
+/** The recovery e-mail's link: choose a new password (the token is spent on saving). */
+export function ResetPage({ token, error }: { token: string; error?: string }) {
+  const { t } = usePage()
+  return (
+    <PageHero title={t('auth.reset_title')}>
+      <div className="card mt-8 max-w-md">
+        <Alert message={errorMessage(t, error)} />
+        <form method="post" action="/auth/reset" className="space-y-4">
+          <input type="hidden" name="token" value={token} />
+          <div>
+            <label htmlFor="auth-new-password" className={labelClass}>
+              {t('auth.new_password')}
+            </label>
+            <input
+              id="auth-new-password"
+              name="password"
+              type="password"
+              required
+              minLength={8}
+              autoComplete="new-password"
+              aria-describedby="auth-new-password-hint"
+              className={fieldClass}
+            />
+            <p id="auth-new-password-hint" className="m-0 mt-1 text-xs text-ink-600">
+              {t('auth.password_hint')}
+            </p>
+          </div>
+          <button type="submit" className="btn-primary w-full">
+            {t('auth.save_password')}
           </button>
         </form>
       </div>

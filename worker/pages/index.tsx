@@ -6,7 +6,7 @@ import { findService, SERVICE_ALIASES } from '../data/services'
 import type { AppEnv } from '../env'
 import { blogPosting, breadcrumbs, faqPage, service, website, type PageImage } from '../seo'
 import { AboutPage } from './about'
-import { AuthPage } from './auth'
+import { AuthPage, ResetPage } from './auth'
 import { BlogListPage, BlogPostPage } from './blog'
 import { BookPage } from './book'
 import { ContactPage } from './contact'
@@ -73,17 +73,37 @@ for (const [path, { Page, key, image, faqs }] of Object.entries(simple)) {
 }
 
 pages.get('/auth', (c) => {
-  const name = c.var.t('auth.title')
-  const mode = c.req.query('mode') === 'sign-up' ? 'sign-up' : 'sign-in'
-  return c.render(
-    <AuthPage mode={mode} error={c.req.query('error')} email={c.req.query('email')} />,
-    {
-      title: titled(c, mode === 'sign-up' ? c.var.t('auth.sign_up_title') : name),
-      description: c.var.t('auth.meta_description'),
-      canonicalPath: '/auth',
-      jsonLd: [breadcrumbs(c, [{ name, path: '/auth' }])],
-    },
+  const { t } = c.var
+  const asked = c.req.query('mode')
+  const mode = asked === 'sign-up' || asked === 'forgot' ? asked : 'sign-in'
+  const titles = {
+    'sign-in': t('auth.title'),
+    'sign-up': t('auth.sign_up_title'),
+    forgot: t('auth.forgot_title'),
+  }
+  const page = (
+    <AuthPage
+      mode={mode}
+      error={c.req.query('error')}
+      email={c.req.query('email')}
+      sent={c.req.query('sent') === '1'}
+    />
   )
+  return c.render(page, {
+    title: titled(c, titles[mode]),
+    description: t('auth.meta_description'),
+    canonicalPath: '/auth',
+    jsonLd: [breadcrumbs(c, [{ name: t('auth.title'), path: '/auth' }])],
+  })
+})
+
+pages.get('/auth/reset', (c) => {
+  const token = c.req.query('token') ?? ''
+  return c.render(<ResetPage token={token} error={c.req.query('error')} />, {
+    title: titled(c, c.var.t('auth.reset_title')),
+    description: c.var.t('auth.meta_description'),
+    noindex: true,
+  })
 })
 
 pages.get('/services/:slug', (c) => {

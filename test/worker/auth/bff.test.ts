@@ -161,3 +161,63 @@ describe('every render verifies the session', () => {
     expect(remote.html).toContain('href="/auth"')
   })
 })
+
+describe('password recovery', () => {
+  const lastMail = (to: string) =>
+    env.DB.prepare('SELECT subject, body_text FROM outbox WHERE to_address = ? ORDER BY id DESC')
+      .bind(to)
+      .first<{ subject: string; body_text: string }>()
+
+  it('e-mails a one-time link; the link sets a new password and signs in; it works once', async () => {
+    const { email } = await signedUp()
+    const sent = await form('/auth/recover', { email })
+    expect(sent.status).toBe(303)
+    expect(sent.headers.get('location')).toBe('/auth?mode=forgot&sent=1')
+    const mail = await lastMail(email)
+    expect(mail?.subject).toBe(en.auth.recovery_subject)
+    const link = new URL(mail!.body_text.match(/https?:\/\/\S+/)![0])
+    expect(link.pathname).toBe('/auth/reset')
+    const page = await (await SELF.fetch(link.href)).text()
+    expect(page).toContain('action="/auth/reset"')
+
+    const token = link.searchParams.get('token')!
+    const reset = await form('/auth/reset', { token, password: 'brand new password' })
+    expect(reset.status).toBe(303)
+    expect(reset.headers.get('location')).toBe('/')
+    expect(cookiesOf(reset)['sb-access-token']).toBeTruthy()
+    // the new password works, the old one not, and the link is spent
+    expect(
+      (await form('/auth/sign-in', { email, password: 'brand new password' })).headers.get(
+        'location',
+      ),
+    ).toBe('/')
+    expect(
+      (await form('/auth/sign-in', { email, password: 'correct horse 1' })).headers.get('location'),
+    ).toContain('error=invalid_credentials')
+    const again = await form('/auth/reset', { token, password: 'another password' })
+    expect(again.headers.get('location')).toBe('/auth?mode=forgot&error=otp_expired')
+  })
+
+  it('answers the same for an unknown e-mail and sends nothing', async () => {
+    const email = `nobody-${crypto.randomUUID().slice(0, 6)}@example.org`
+    const res = await SELF.fetch(`${SITE}/auth/v1/recover`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ email }),
+    })
+    expect(res.status).toBe(200)
+    expect(await res.json()).toEqual({})
+    expect(await lastMail(email)).toBeNull()
+    const bad = await SELF.fetch(`${SITE}/auth/v1/verify`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ type: 'recovery', token_hash: 'x'.repeat(40) }),
+    })
+    expect(bad.status).toBe(403)
+    expect(await bad.json()).toEqual({
+      code: 403,
+      error_code: 'otp_expired',
+      msg: 'Email link is invalid or has expired',
+    })
+  })
+})
