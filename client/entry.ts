@@ -11,6 +11,7 @@ import { enhanceEvents } from './enhance/events'
 import { enhanceLanguageMenu } from './enhance/language'
 import { enhanceNavigation, enhanceScrollButtons } from './enhance/navigation'
 import { enhanceNotices } from './enhance/notices'
+import { enhanceSession } from './enhance/session'
 import { enhanceWelcomePopup } from './enhance/welcome-popup'
 
 // Each island is its own chunk, fetched only by pages that render it; React itself is fetched
@@ -68,5 +69,6 @@ enhanceDialogs()
 enhanceBooking()
 enhanceEvents()
 enhanceConsent()
+enhanceSession()
 enhanceWelcomePopup()
 scheduleIslands().finally(() => document.body.setAttribute('data-hydrated', ''))

@@ -114,7 +114,7 @@ function Document({
   langSource,
   children,
 }: DocumentProps) {
-  const { t, lang, config, path, nonce } = usePage()
+  const { t, lang, config, path, nonce, user } = usePage()
   const canonical = canonicalPath ?? path
   const urlIn = (l: string) => config.siteUrl + (l === 'en' ? canonical : langHref(canonical, l))
   return (
@@ -169,6 +169,7 @@ function Document({
         data-trackers={hasTrackers(config) ? JSON.stringify(config.trackers) : undefined}
         data-consent={hasTrackers(config) ? consent : undefined}
         data-flash={flash}
+        data-session={user ? user.email : ''}
       >
         {bare ? (
           <main id="main">{children}</main>

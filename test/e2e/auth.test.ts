@@ -75,6 +75,32 @@ for (const [lang, t, viewport, device] of [
   })
 }
 
+describe('two tabs', () => {
+  it('signing out in one tab signs the other out too', async () => {
+    const email = `e2e-tabs-${crypto.randomUUID().slice(0, 6)}@example.org`
+    const first = await open('/auth?mode=sign-up')
+    await first.locator('main').getByLabel(en.auth.email).fill(email)
+    await first.locator('main').getByLabel(en.auth.password).fill('correct horse 1')
+    await first.locator('main form').getByRole('button', { name: en.auth.sign_up }).click()
+    await first.waitForURL((url) => url.pathname === '/')
+    const second = await first.context().newPage()
+    await second.goto('/about')
+    await hydrated(second)
+    expect(await second.locator('header details[data-account]').count()).toBe(1)
+    await hydrated(first)
+    await first.locator('header details[data-account] > summary').click()
+    await first
+      .locator('header')
+      .getByRole('button', { name: en.auth.sign_out })
+      .filter({ visible: true })
+      .click()
+    // the other tab hears it and reloads, signed out
+    await second.waitForSelector('header a[href="/auth"]', { timeout: 10_000 })
+    expect(await second.locator('header details[data-account]').count()).toBe(0)
+    await first.context().close()
+  })
+})
+
 describe('password recovery', () => {
   it('follows the e-mailed link from the outbox to a new password', async () => {
     const email = `e2e-reset-${crypto.randomUUID().slice(0, 6)}@example.org`

@@ -159,3 +159,9 @@ authRoutes.post('/reset', ...guard, rateLimit('LEAD_LIMITER'), async (c) => {
   flash(c, { title: c.var.t('auth.password_updated') })
   return c.redirect('/', 303)
 })
+
+/** What the browser's session check asks every 30 s (the session middleware refreshed already). */
+authRoutes.get('/session', (c) => {
+  c.header('Cache-Control', 'no-store')
+  return c.json({ signedIn: Boolean(c.var.user), email: c.var.user?.email ?? null })
+})

@@ -109,13 +109,27 @@ async function refresh(c: Context<AppEnv>, refreshToken: string): Promise<TokenS
   return null
 }
 
-async function verify(c: Context<AppEnv>, token: string): Promise<SessionUser> {
+/** Refresh this long before expiry, so the 30 s check in the browser never meets a dead token. */
+const REFRESH_MARGIN_SECONDS = 60
+
+async function verify(
+  c: Context<AppEnv>,
+  token: string,
+): Promise<SessionUser & { expiresAt: number }> {
   const { payload } = await jwtVerify(token, await keySet(c), {
     algorithms: [ALG],
     issuer: issuerOf(c),
     audience: audienceOf(c),
   })
-  return { id: String(payload.sub), email: String(payload.email) }
+  return { id: String(payload.sub), email: String(payload.email), expiresAt: Number(payload.exp) }
+}
+
+async function renew(c: Context<AppEnv>, refreshToken: string) {
+  const tokens = await refresh(c, refreshToken)
+  if (tokens) {
+    rememberSession(c, tokens)
+    c.set('user', { id: tokens.user.id, email: tokens.user.email })
+  } else forgetSession(c)
 }
 
 /**
@@ -129,14 +143,13 @@ export function session(): MiddlewareHandler<AppEnv> {
     const refreshToken = getCookie(c, REFRESH_COOKIE)
     if (access) {
       try {
-        c.set('user', await verify(c, access))
+        const { expiresAt, ...user } = await verify(c, access)
+        c.set('user', user)
+        if (refreshToken && expiresAt - Date.now() / 1000 < REFRESH_MARGIN_SECONDS)
+          await renew(c, refreshToken)
       } catch (err) {
         if (err instanceof errors.JWTExpired && refreshToken) {
-          const tokens = await refresh(c, refreshToken)
-          if (tokens) {
-            rememberSession(c, tokens)
-            c.set('user', { id: tokens.user.id, email: tokens.user.email })
-          } else forgetSession(c)
+          await renew(c, refreshToken)
         } else if (err instanceof errors.JOSEError && !(err instanceof errors.JWKSTimeout)) {
           // a token we will never accept: drop it
           forgetSession(c)

@@ -144,6 +144,52 @@ describe('every render verifies the session', () => {
     expect(renewed['sb-refresh-token']).not.toBe(session.refresh_token)
   })
 
+  it('answers the browser session check, refreshing a token that is about to expire', async () => {
+    const key = await generateKeyPair('ES256', { extractable: true })
+    const jwk = JSON.stringify({ ...(await exportJWK(key.privateKey)), kid: 'bff-near' })
+    const ctx = createExecutionContext()
+    const up = await app.fetch(
+      new Request(`${SITE}/auth/v1/signup`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ email: unique(), password: 'correct horse 1' }),
+      }),
+      { ...env, AUTH_SIGNING_KEY: jwk },
+      ctx,
+    )
+    await waitOnExecutionContext(ctx)
+    const session = (await up.json()) as {
+      access_token: string
+      refresh_token: string
+      user: { email: string }
+    }
+    const claims = JSON.parse(
+      atob(session.access_token.split('.')[1].replace(/-/g, '+').replace(/_/g, '/')),
+    )
+    const nearlyDone = await new SignJWT({ ...claims, exp: Math.floor(Date.now() / 1000) + 30 })
+      .setProtectedHeader({ alg: 'ES256', kid: 'bff-near' })
+      .sign(key.privateKey)
+    const ctx2 = createExecutionContext()
+    const res = await app.fetch(
+      new Request(`${SITE}/auth/session`, {
+        headers: {
+          Cookie: `sb-access-token=${nearlyDone}; sb-refresh-token=${session.refresh_token}`,
+        },
+      }),
+      { ...env, AUTH_SIGNING_KEY: jwk },
+      ctx2,
+    )
+    await waitOnExecutionContext(ctx2)
+    expect(await res.json()).toEqual({ signedIn: true, email: session.user.email })
+    expect(res.headers.get('cache-control')).toBe('no-store')
+    expect(cookiesOf(res)['sb-access-token']).toBeTruthy()
+    expect(cookiesOf(res)['sb-refresh-token']).not.toBe(session.refresh_token)
+    expect(await (await SELF.fetch(`${SITE}/auth/session`)).json()).toEqual({
+      signedIn: false,
+      email: null,
+    })
+  })
+
   it('renders signed out — never an error page — for a forged token or an unreachable key set', async () => {
     const { jar } = await signedUp()
     const [h, p, s] = jar['sb-access-token'].split('.')
