@@ -16,15 +16,37 @@ const argsFor = (sql, { remote = false, persistTo = '.wrangler/state' } = {}) =>
   sql,
 ]
 
+// A running `npm start` (or test server) holds the local SQLite file; a read that meets its
+// write is told SQLITE_BUSY, which passes in a moment.
+const busy = (err) => /SQLITE_BUSY|database is locked/.test(`${err?.message}${err?.stderr}`)
+const ATTEMPTS = 8
+
 export function queryD1(sql, options) {
-  const out = execFileSync('npx', argsFor(sql, options), {
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'inherit'],
-  })
-  return JSON.parse(out)[0].results
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const out = execFileSync('npx', argsFor(sql, options), {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+      })
+      return JSON.parse(out)[0].results
+    } catch (err) {
+      if (!busy(err) || attempt === ATTEMPTS) {
+        if (err?.stderr) process.stderr.write(err.stderr)
+        throw err
+      }
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 250 * attempt)
+    }
+  }
 }
 
 export async function queryD1Async(sql, options) {
-  const { stdout } = await promisify(execFile)('npx', argsFor(sql, options))
-  return JSON.parse(stdout)[0].results
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const { stdout } = await promisify(execFile)('npx', argsFor(sql, options))
+      return JSON.parse(stdout)[0].results
+    } catch (err) {
+      if (!busy(err) || attempt === ATTEMPTS) throw err
+      await new Promise((r) => setTimeout(r, 250 * attempt))
+    }
+  }
 }
