@@ -7,6 +7,7 @@ import { pageViews } from './middleware/page-views'
 import { security } from './middleware/security'
 import { bookings } from './api/bookings'
 import { consent } from './api/consent'
+import { mfaRoutes } from './auth/mfa'
 import { authRoutes } from './auth/routes'
 import { authService } from './auth/service'
 import { session } from './auth/session'
@@ -43,6 +44,7 @@ app.use(renderer())
 // the built-in auth service; a hosted one (AUTH_URL) replaces it in production
 app.route('/auth/v1', authService)
 app.route('/auth', authRoutes)
+app.route('/auth', mfaRoutes)
 app.route('/api', leads)
 app.route('/api/bookings', bookings)
 app.route('/api/events', events)

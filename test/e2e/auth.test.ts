@@ -1,3 +1,4 @@
+import { TOTP } from 'otpauth'
 import { describe, expect, it } from 'vitest'
 import ar from '../../locales/ar.json'
 import en from '../../locales/en.json'
@@ -101,28 +102,91 @@ describe('two tabs', () => {
   })
 })
 
-describe('password recovery', () => {
-  it('follows the e-mailed link from the outbox to a new password', async () => {
-    const email = `e2e-reset-${crypto.randomUUID().slice(0, 6)}@example.org`
-    const page = await open('/auth?mode=forgot')
-    // an account made through the service's own API
-    const signup = await page.request.post('/auth/v1/signup', {
-      data: { email, password: 'first password 1' },
-    })
-    expect(signup.status()).toBe(200)
-    await page.locator('main').getByLabel(en.auth.email).fill(email)
-    await page.getByRole('button', { name: en.auth.send_link }).click()
-    await page.getByRole('status').filter({ hasText: en.auth.sent }).waitFor()
-    const [mail] = await query<{ body_text: string }>(
-      `SELECT body_text FROM outbox WHERE to_address = '${email}' ORDER BY id DESC LIMIT 1`,
-    )
-    const link = new URL(mail.body_text.match(/https?:\/\/\S+/)![0])
-    await page.goto(link.pathname + link.search)
-    await page.getByLabel(en.auth.new_password).fill('second password 2')
-    await page.getByRole('button', { name: en.auth.save_password }).click()
-    await page.waitForURL((url) => url.pathname === '/')
-    expect(await notice(page)).toEqual({ title: en.auth.password_updated, text: null })
-    expect(await page.locator('header details[data-account]').count()).toBe(1)
-    await page.context().close()
+/** The code an authenticator app shows `steps` 30-second steps from now. */
+const codeFor = (secret: string, steps = 0) =>
+  new TOTP({ secret, algorithm: 'SHA1', digits: 6, period: 30 }).generate({
+    timestamp: Date.now() + steps * 30_000,
   })
-})
+
+for (const [lang, t, viewport, device] of [
+  ['en', en, undefined, 'desktop'],
+  ['ar', ar, PHONE, 'phone'],
+] as const) {
+  describe(`two-step verification (${lang}, ${device})`, () => {
+    it('sets up an authenticator app on the account page, then signs in with its code', async () => {
+      const email = `e2e-mfa-${lang}-${crypto.randomUUID().slice(0, 6)}@example.org`
+      const page = await open(`/auth?mode=sign-up&lang=${lang}`, { viewport })
+      await page.locator('main').getByLabel(t.auth.email).fill(email)
+      await page.locator('main').getByLabel(t.auth.password).fill('correct horse 1')
+      await page.locator('main form').getByRole('button', { name: t.auth.sign_up }).click()
+      await page.waitForURL((url) => url.pathname === '/')
+
+      await page.goto('/account')
+      expect(await page.getByText(t.auth.mfa_none).isVisible()).toBe(true)
+      await page.getByRole('button', { name: t.auth.mfa_add }).click()
+      await page.waitForURL((url) => url.hash === '#mfa')
+      const qr = page.getByRole('img', { name: t.auth.mfa_qr_label })
+      expect((await qr.boundingBox())!.width).toBeGreaterThan(150)
+      const secret = (await page.locator('[data-secret]').textContent())!.replace(/\s/g, '')
+      await page.getByLabel(t.auth.mfa_code).fill('000000')
+      await page.getByRole('button', { name: t.auth.mfa_confirm }).click()
+      await page.getByRole('alert').filter({ hasText: t.auth.errors.invalid_code }).waitFor()
+      await page.getByLabel(t.auth.mfa_code).fill(codeFor(secret))
+      await page.getByRole('button', { name: t.auth.mfa_confirm }).click()
+      await page.waitForURL((url) => url.pathname === '/account' && !url.hash)
+      await hydrated(page)
+      expect(await notice(page)).toEqual({ title: t.auth.mfa_enabled, text: null })
+      expect(
+        await page.locator('main li').filter({ hasText: t.auth.mfa_status_verified }).count(),
+      ).toBe(1)
+
+      // sign out, then the password alone leads to the code step
+      await page.locator('main').getByRole('button', { name: t.auth.sign_out }).click()
+      await page.waitForURL((url) => url.pathname === '/')
+      await page.goto('/auth')
+      await page.locator('main').getByLabel(t.auth.email).fill(email)
+      await page.locator('main').getByLabel(t.auth.password).fill('correct horse 1')
+      await page.locator('main form').getByRole('button', { name: t.nav.sign_in }).click()
+      await page.waitForURL(/mode=mfa/)
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(t.auth.mfa_title)
+      expect(await page.locator('header a[href="/auth"]').count()).toBeGreaterThan(0)
+      await page.getByLabel(t.auth.mfa_code).fill(codeFor(secret, 1))
+      await page.getByRole('button', { name: t.auth.mfa_verify }).click()
+      await page.waitForURL((url) => url.pathname === '/')
+      await hydrated(page)
+      expect(await notice(page)).toEqual({ title: t.auth.signed_in_title, text: email })
+      expect(await page.locator('header details[data-account]').count()).toBe(1)
+      await page.context().close()
+    })
+  })
+}
+
+for (const [lang, t] of [
+  ['en', en],
+  ['ar', ar],
+] as const)
+  describe(`password recovery (${lang})`, () => {
+    it('follows the e-mailed link from the outbox to a new password', async () => {
+      const email = `e2e-reset-${lang}-${crypto.randomUUID().slice(0, 6)}@example.org`
+      const page = await open(`/auth?mode=forgot&lang=${lang}`)
+      // an account made through the service's own API
+      const signup = await page.request.post('/auth/v1/signup', {
+        data: { email, password: 'first password 1' },
+      })
+      expect(signup.status()).toBe(200)
+      await page.locator('main').getByLabel(t.auth.email).fill(email)
+      await page.getByRole('button', { name: t.auth.send_link }).click()
+      await page.getByRole('status').filter({ hasText: t.auth.sent }).waitFor()
+      const [mail] = await query<{ body_text: string }>(
+        `SELECT body_text FROM outbox WHERE to_address = '${email}' ORDER BY id DESC LIMIT 1`,
+      )
+      const link = new URL(mail.body_text.match(/https?:\/\/\S+/)![0])
+      await page.goto(link.pathname + link.search)
+      await page.getByLabel(t.auth.new_password).fill('second password 2')
+      await page.getByRole('button', { name: t.auth.save_password }).click()
+      await page.waitForURL((url) => url.pathname === '/')
+      expect(await notice(page)).toEqual({ title: t.auth.password_updated, text: null })
+      expect(await page.locator('header details[data-account]').count()).toBe(1)
+      await page.context().close()
+    })
+  })

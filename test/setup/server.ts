@@ -8,16 +8,23 @@ declare module 'vitest' {
     baseURL: string
     /** The same build served with tracker IDs configured (the consent tests). */
     trackersURL: string
+    /** A site whose sign-in goes to another instance's built-in service (AUTH_URL mode). */
+    remoteSiteURL: string
+    /** That other instance: the "hosted" auth service of the remote-mode test. */
+    authServiceURL: string
   }
 }
 
 export const E2E_STATE = '.wrangler/e2e-state'
 const TRACKERS_STATE = '.wrangler/e2e-trackers'
+const AUTH_STATE = '.wrangler/e2e-auth-service'
+const REMOTE_STATE = '.wrangler/e2e-remote-site'
 export const TRACKERS = { META_PIXEL_ID: '123456789012345', GA_MEASUREMENT_ID: 'G-ABC123XYZ' }
 
 /**
  * Builds the site and serves it on fresh, migrated local D1s, as `npm start` does: once as
- * configured by default, once with trackers. Started one after the other, before any test, so
+ * configured by default, once with trackers, and a pair for the remote auth mode (one instance's
+ * built-in service as the other's AUTH_URL). Started one after the other, before any test, so
  * no server starts while another is answering.
  */
 export default async function setup(project: TestProject) {
@@ -25,14 +32,20 @@ export default async function setup(project: TestProject) {
     execFileSync('npm', ['run', 'build', '--silent', '--', '--logLevel', 'warn'], {
       stdio: 'inherit',
     })
-  rmSync(E2E_STATE, { recursive: true, force: true })
-  rmSync(TRACKERS_STATE, { recursive: true, force: true })
+  for (const state of [E2E_STATE, TRACKERS_STATE, AUTH_STATE, REMOTE_STATE])
+    rmSync(state, { recursive: true, force: true })
   const main = await startServer({ persistTo: E2E_STATE })
   const trackers = await startServer({ persistTo: TRACKERS_STATE, vars: TRACKERS })
+  const authService = await startServer({ persistTo: AUTH_STATE })
+  const remoteSite = await startServer({
+    persistTo: REMOTE_STATE,
+    vars: { AUTH_URL: `${authService.baseURL}/auth/v1`, AUTH_API_KEY: 'local-anon-key' },
+  })
   project.provide('baseURL', main.baseURL)
   project.provide('trackersURL', trackers.baseURL)
+  project.provide('authServiceURL', authService.baseURL)
+  project.provide('remoteSiteURL', remoteSite.baseURL)
   return () => {
-    main.stop()
-    trackers.stop()
+    for (const server of [main, trackers, authService, remoteSite]) server.stop()
   }
 }

@@ -1,30 +1,17 @@
 import { Hono, type Context } from 'hono'
-import { getCookie, setCookie } from 'hono/cookie'
+import { getCookie } from 'hono/cookie'
 import * as v from 'valibot'
 import type { AppEnv } from '../env'
 import { limitBody, rateLimit, sameSiteOnly } from '../middleware/form-guard'
-import { ACCESS_COOKIE, callAuth, forgetSession, rememberSession, type TokenSet } from './session'
+import { flash } from './flash'
+import { completeSignIn, type ServiceTokens } from './mfa'
+import { ACCESS_COOKIE, callAuth, forgetSession } from './session'
 
 /**
  * The site's side of sign-in (a backend-for-frontend): the /auth page's forms post here, the
  * worker talks to the auth service and keeps the session in HttpOnly cookies.
  */
 export const authRoutes = new Hono<AppEnv>()
-
-export const FLASH_COOKIE = 'flash'
-
-/** A notice for the next page (shown by the notices script, then forgotten). */
-export function flash(
-  c: Context<AppEnv>,
-  notice: { title: string; description?: string; variant?: 'destructive' },
-) {
-  setCookie(c, FLASH_COOKIE, JSON.stringify(notice), {
-    path: '/',
-    httpOnly: true,
-    sameSite: 'Lax',
-    maxAge: 60,
-  })
-}
 
 const Credentials = v.object({
   email: v.pipe(v.string(), v.trim(), v.nonEmpty(), v.maxLength(254)),
@@ -61,16 +48,15 @@ async function startSession(c: Context<AppEnv>, mode: 'sign-in' | 'sign-up') {
   } catch {
     return backToForm(c, mode, 'unavailable', input.email)
   }
-  const body = (await res.json().catch(() => ({}))) as Partial<TokenSet> & { error_code?: string }
+  const body = (await res.json().catch(() => ({}))) as Partial<ServiceTokens> & {
+    error_code?: string
+  }
   if (!res.ok || !body.access_token)
     return backToForm(c, mode, body.error_code ?? 'unavailable', input.email)
-  rememberSession(c, body as TokenSet)
-  const t = c.var.t
-  flash(c, {
-    title: t(mode === 'sign-in' ? 'auth.signed_in_title' : 'auth.signed_up_title'),
+  return completeSignIn(c, body as ServiceTokens, safeNext(input.next), {
+    title: c.var.t(mode === 'sign-in' ? 'auth.signed_in_title' : 'auth.signed_up_title'),
     description: input.email,
   })
-  return c.redirect(safeNext(input.next), 303)
 }
 
 const guard = [sameSiteOnly(), limitBody(4096)] as const
@@ -145,23 +131,43 @@ authRoutes.post('/reset', ...guard, rateLimit('LEAD_LIMITER'), async (c) => {
       body: JSON.stringify({ type: 'recovery', token_hash: parsed.output.token }),
     })
     if (!verified.ok) return c.redirect('/auth?mode=forgot&error=otp_expired', 303)
-    const tokens = (await verified.json()) as TokenSet
+    const tokens = (await verified.json()) as ServiceTokens
     const updated = await callAuth(c, '/user', {
       method: 'PUT',
       headers: { Authorization: `Bearer ${tokens.access_token}` },
       body: JSON.stringify({ password: parsed.output.password }),
     })
     if (!updated.ok) return c.redirect('/auth?mode=forgot&error=unavailable', 303)
-    rememberSession(c, tokens)
+    // an account with an authenticator app still needs its code to be signed in
+    return completeSignIn(c, tokens, '/', { title: c.var.t('auth.password_updated') })
   } catch {
     return c.redirect('/auth?mode=forgot&error=unavailable', 303)
   }
-  flash(c, { title: c.var.t('auth.password_updated') })
-  return c.redirect('/', 303)
 })
 
 /** What the browser's session check asks every 30 s (the session middleware refreshed already). */
 authRoutes.get('/session', (c) => {
   c.header('Cache-Control', 'no-store')
   return c.json({ signedIn: Boolean(c.var.user), email: c.var.user?.email ?? null })
+})
+
+/** The account page's new password, set with the visitor's own access token. */
+authRoutes.post('/password', ...guard, async (c) => {
+  const access = getCookie(c, ACCESS_COOKIE)
+  if (!c.var.user || !access) return c.redirect('/auth?next=/account', 303)
+  const password = new URLSearchParams(await c.req.text()).get('password') ?? ''
+  if (password.length < 8 || password.length > 200)
+    return c.redirect('/account?error=weak_password', 303)
+  try {
+    const res = await callAuth(c, '/user', {
+      method: 'PUT',
+      headers: { Authorization: `Bearer ${access}` },
+      body: JSON.stringify({ password }),
+    })
+    if (!res.ok) return c.redirect('/account?error=unavailable', 303)
+  } catch {
+    return c.redirect('/account?error=unavailable', 303)
+  }
+  flash(c, { title: c.var.t('auth.password_updated') })
+  return c.redirect('/account', 303)
 })

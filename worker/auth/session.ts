@@ -9,7 +9,8 @@ import {
 } from 'jose'
 import type { AppEnv } from '../env'
 import { ALG, publicKeys } from './keys'
-import { audienceOf, authService, issuerOf } from './service'
+import { audienceOf, issuerOf } from './gotrue'
+import { authService } from './service'
 
 export const ACCESS_COOKIE = 'sb-access-token'
 export const REFRESH_COOKIE = 'sb-refresh-token'

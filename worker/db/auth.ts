@@ -61,22 +61,37 @@ const randomToken = () => {
     .replace(/=+$/, '')
 }
 
-/** A new session with its first refresh token. */
-export async function createSession(db: D1Database, userId: string) {
+export interface SessionRow {
+  id: string
+  user_id: string
+  aal: 'aal1' | 'aal2'
+  /** authentication methods, oldest first: "password", "password,totp", "otp" */
+  amr: string
+  factor_id: string | null
+  revoked_at: string | null
+}
+
+/** A new session (signed in with `method`) with its first refresh token. */
+export async function createSession(db: D1Database, userId: string, method = 'password') {
   const sessionId = crypto.randomUUID()
   const token = randomToken()
   await db.batch([
-    db.prepare('INSERT INTO auth_sessions (id, user_id) VALUES (?, ?)').bind(sessionId, userId),
+    db
+      .prepare('INSERT INTO auth_sessions (id, user_id, amr) VALUES (?, ?, ?)')
+      .bind(sessionId, userId, method),
     db
       .prepare('INSERT INTO auth_refresh_tokens (token, session_id) VALUES (?, ?)')
       .bind(token, sessionId),
     db.prepare('UPDATE auth_users SET last_sign_in_at = ? WHERE id = ?').bind(now(), userId),
   ])
-  return { sessionId, refreshToken: token }
+  return {
+    session: { id: sessionId, aal: 'aal1', amr: method } as const,
+    refreshToken: token,
+  }
 }
 
 export type Rotation =
-  | { ok: true; sessionId: string; userId: string; aal: string; refreshToken: string }
+  | { ok: true; session: SessionRow; refreshToken: string }
   | { ok: false; reason: 'not_found' | 'reused' | 'revoked' }
 
 /**
@@ -87,17 +102,11 @@ export type Rotation =
 export async function rotateRefreshToken(db: D1Database, token: string): Promise<Rotation> {
   const row = await db
     .prepare(
-      `SELECT t.revoked, s.id AS session_id, s.user_id, s.aal, s.revoked_at
+      `SELECT t.revoked, s.id AS session_id, s.*
        FROM auth_refresh_tokens t JOIN auth_sessions s ON s.id = t.session_id WHERE t.token = ?`,
     )
     .bind(token)
-    .first<{
-      revoked: number
-      session_id: string
-      user_id: string
-      aal: string
-      revoked_at: string | null
-    }>()
+    .first<SessionRow & { revoked: number; session_id: string }>()
   if (!row) return { ok: false, reason: 'not_found' }
   if (row.revoked_at) return { ok: false, reason: 'revoked' }
   const spent = await db
@@ -117,20 +126,12 @@ export async function rotateRefreshToken(db: D1Database, token: string): Promise
       .prepare('UPDATE auth_sessions SET refreshed_at = ? WHERE id = ?')
       .bind(now(), row.session_id),
   ])
-  return {
-    ok: true,
-    sessionId: row.session_id,
-    userId: row.user_id,
-    aal: row.aal,
-    refreshToken: next,
-  }
+  const { revoked: _, session_id: __, ...session } = row
+  return { ok: true, session, refreshToken: next }
 }
 
 export const findSession = (db: D1Database, id: string) =>
-  db
-    .prepare('SELECT id, user_id, aal, revoked_at FROM auth_sessions WHERE id = ?')
-    .bind(id)
-    .first<{ id: string; user_id: string; aal: string; revoked_at: string | null }>()
+  db.prepare('SELECT * FROM auth_sessions WHERE id = ?').bind(id).first<SessionRow>()
 
 export async function revokeSession(db: D1Database, id: string) {
   await db.batch([
@@ -202,16 +203,237 @@ export async function createOneTimeToken(db: D1Database, userId: string, type: '
   return token
 }
 
-/** Spends a one-time token (once, within an hour); the user it belongs to, or null. */
-export async function useOneTimeToken(db: D1Database, token: string, type: 'recovery') {
+/**
+ * Spends a one-time token of one of the types (once, within an hour); the user it belongs to,
+ * or null.
+ */
+export async function useOneTimeToken(
+  db: D1Database,
+  token: string,
+  type: OneTimeTokenType | readonly OneTimeTokenType[],
+) {
+  const types = typeof type === 'string' ? [type] : type
   const row = await db
     .prepare(
       `UPDATE auth_one_time_tokens SET used_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
-       WHERE token_hash = ? AND type = ? AND used_at IS NULL
+       WHERE token_hash = ? AND type IN (${types.map(() => '?').join(',')}) AND used_at IS NULL
          AND created_at >= strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-1 hour')
        RETURNING user_id`,
     )
-    .bind(await sha256Hex(token), type)
+    .bind(await sha256Hex(token), ...types)
     .first<{ user_id: string }>()
   return row?.user_id ?? null
+}
+
+export interface FactorRow {
+  id: string
+  user_id: string
+  friendly_name: string | null
+  factor_type: 'totp'
+  status: 'unverified' | 'verified'
+  secret: string
+  last_step: number | null
+  created_at: string
+  updated_at: string
+}
+
+export const listFactors = async (db: D1Database, userId: string) =>
+  (
+    await db
+      .prepare('SELECT * FROM auth_factors WHERE user_id = ? ORDER BY created_at')
+      .bind(userId)
+      .all<FactorRow>()
+  ).results
+
+export const findFactor = (db: D1Database, userId: string, id: string) =>
+  db
+    .prepare('SELECT * FROM auth_factors WHERE id = ? AND user_id = ?')
+    .bind(id, userId)
+    .first<FactorRow>()
+
+/** A new unverified TOTP factor; null when the user has one by that name already. */
+export async function createFactor(
+  db: D1Database,
+  f: { userId: string; friendlyName: string | null; secret: string },
+) {
+  // an enrolment that was never confirmed makes way for the new one of the same name
+  await db
+    .prepare(
+      `DELETE FROM auth_factors WHERE user_id = ? AND status = 'unverified'
+       AND (friendly_name IS ? OR created_at < strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-1 day'))`,
+    )
+    .bind(f.userId, f.friendlyName)
+    .run()
+  return db
+    .prepare(
+      `INSERT INTO auth_factors (id, user_id, friendly_name, factor_type, secret)
+       VALUES (?, ?, ?, 'totp', ?) ON CONFLICT DO NOTHING RETURNING *`,
+    )
+    .bind(crypto.randomUUID(), f.userId, f.friendlyName, f.secret)
+    .first<FactorRow>()
+}
+
+/** Removes the factor; sessions it raised to aal2 fall back to aal1. */
+export async function deleteFactor(db: D1Database, id: string) {
+  await db.batch([
+    db
+      .prepare(
+        `UPDATE auth_sessions SET aal = 'aal1', amr = replace(amr, ',totp', ''), factor_id = NULL
+         WHERE factor_id = ?`,
+      )
+      .bind(id),
+    db.prepare('DELETE FROM auth_factors WHERE id = ?').bind(id),
+  ])
+}
+
+export async function createChallenge(db: D1Database, factorId: string, ip: string | null) {
+  return (await db
+    .prepare(
+      'INSERT INTO auth_challenges (id, factor_id, ip_address) VALUES (?, ?, ?) RETURNING id, created_at',
+    )
+    .bind(crypto.randomUUID(), factorId, ip)
+    .first<{ id: string; created_at: string }>())!
+}
+
+export const CHALLENGE_SECONDS = 300
+
+/** The challenge, if it belongs to the factor, is unanswered and under five minutes old. */
+export const openChallenge = (db: D1Database, id: string, factorId: string) =>
+  db
+    .prepare(
+      `SELECT id FROM auth_challenges WHERE id = ? AND factor_id = ? AND verified_at IS NULL
+       AND created_at >= strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-${CHALLENGE_SECONDS} seconds')`,
+    )
+    .bind(id, factorId)
+    .first<{ id: string }>()
+
+/**
+ * Accepts a correct code for time step `step`: answers the challenge, verifies the factor and
+ * raises the session to aal2 with a fresh refresh token. The conditional UPDATE of last_step is
+ * the one place a code is spent, so the same code cannot be used twice, even at once.
+ */
+export async function acceptCode(
+  db: D1Database,
+  a: { factorId: string; challengeId: string; step: number; sessionId: string },
+) {
+  const spent = await db
+    .prepare(
+      `UPDATE auth_factors SET last_step = ?, status = 'verified',
+         updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+       WHERE id = ? AND (last_step IS NULL OR last_step < ?)`,
+    )
+    .bind(a.step, a.factorId, a.step)
+    .run()
+  if (spent.meta.changes !== 1) return null
+  const token = randomToken()
+  const [, , , , session] = await db.batch([
+    db
+      .prepare(
+        `UPDATE auth_challenges SET verified_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?`,
+      )
+      .bind(a.challengeId),
+    db.prepare('UPDATE auth_refresh_tokens SET revoked = 1 WHERE session_id = ?').bind(a.sessionId),
+    db
+      .prepare('INSERT INTO auth_refresh_tokens (token, session_id) VALUES (?, ?)')
+      .bind(token, a.sessionId),
+    db
+      .prepare(
+        `UPDATE auth_sessions SET aal = 'aal2', factor_id = ?,
+           amr = CASE WHEN amr LIKE '%totp' THEN amr ELSE amr || ',totp' END
+         WHERE id = ?`,
+      )
+      .bind(a.factorId, a.sessionId),
+    db.prepare('SELECT * FROM auth_sessions WHERE id = ?').bind(a.sessionId),
+  ])
+  return { session: session.results[0] as SessionRow, refreshToken: token }
+}
+
+/** The kinds of one-time tokens (migrations/0007_widen_one_time_tokens.sql). */
+export type OneTimeTokenType =
+  'recovery' | 'magiclink' | 'signup' | 'email_change' | 'reauthentication'
+
+/** A random six-digit code, every value equally likely. */
+function sixDigitCode() {
+  // the largest multiple of 10^6 below 2^32: drawing under it leaves no modulo bias
+  const limit = 4_294_000_000
+  const n = new Uint32Array(1)
+  do crypto.getRandomValues(n)
+  while (n[0] >= limit)
+  return String(n[0] % 1_000_000).padStart(6, '0')
+}
+
+/** A code is kept as the SHA-256 of "<user id>:<code>": it only ever matches its own user. */
+const codeHash = (userId: string, code: string) => sha256Hex(`${userId}:${code}`)
+
+/**
+ * A new one-time link token and six-digit code for the user, in one row: spending either spends
+ * both. It retires the user's unused ones of the same type, so only the newest code can be
+ * guessed at. The caller e-mails them; D1 keeps only their hashes.
+ */
+export async function createOneTimeCode(
+  db: D1Database,
+  userId: string,
+  type: 'magiclink' | 'reauthentication',
+) {
+  const token = randomToken() + randomToken()
+  const code = sixDigitCode()
+  await db.batch([
+    db
+      .prepare(
+        `UPDATE auth_one_time_tokens SET used_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+         WHERE user_id = ? AND type = ? AND used_at IS NULL`,
+      )
+      .bind(userId, type),
+    db
+      .prepare(
+        'INSERT INTO auth_one_time_tokens (token_hash, user_id, type, code_hash) VALUES (?, ?, ?, ?)',
+      )
+      .bind(await sha256Hex(token), userId, type, await codeHash(userId, code)),
+  ])
+  return { token, code }
+}
+
+/**
+ * Spends the user's six-digit code of one of the types (once, within an hour). The conditional
+ * UPDATE is the one place a code is spent, so it cannot be used twice, even at once. The type of
+ * the row spent, or null.
+ */
+export async function useOneTimeCode(
+  db: D1Database,
+  userId: string,
+  code: string,
+  types: readonly OneTimeTokenType[],
+) {
+  const row = await db
+    .prepare(
+      `UPDATE auth_one_time_tokens SET used_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+       WHERE used_at IS NULL AND token_hash = (
+         SELECT token_hash FROM auth_one_time_tokens
+         WHERE code_hash = ? AND user_id = ? AND type IN (${types.map(() => '?').join(',')})
+           AND used_at IS NULL
+           AND created_at >= strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-1 hour')
+         LIMIT 1)
+       RETURNING type`,
+    )
+    .bind(await codeHash(userId, code), userId, ...types)
+    .first<{ type: OneTimeTokenType }>()
+  return row?.type ?? null
+}
+
+/** Seconds before the user may be e-mailed another token of this type; 0 when now. */
+export async function sendCooldown(
+  db: D1Database,
+  userId: string,
+  type: OneTimeTokenType,
+  seconds: number,
+) {
+  const row = await db
+    .prepare(
+      'SELECT MAX(created_at) AS last FROM auth_one_time_tokens WHERE user_id = ? AND type = ?',
+    )
+    .bind(userId, type)
+    .first<{ last: string | null }>()
+  if (!row?.last) return 0
+  const left = seconds - (Date.now() - Date.parse(row.last)) / 1000
+  return left > 0 ? Math.ceil(left) : 0
 }

@@ -1,29 +1,7 @@
 import { SignOutForm } from '../components/account-area'
+import { Alert, CodeField, errorMessage, fieldClass, labelClass } from '../components/auth-form'
 import { PageHero } from '../components/page-parts'
 import { usePage } from './context'
-
-const fieldClass = 'w-full rounded-lg border border-slate-300 bg-white px-3 py-2.5 text-ink-900'
-const labelClass = 'mb-1 block text-sm font-medium text-ink-700'
-const KNOWN_ERRORS = [
-  'invalid_credentials',
-  'user_already_exists',
-  'weak_password',
-  'over_request_rate_limit',
-  'missing',
-  'otp_expired',
-]
-
-const errorMessage = (t: (k: string) => string, error?: string) =>
-  error && t(`auth.errors.${KNOWN_ERRORS.includes(error) ? error : 'unavailable'}`)
-
-function Alert({ message }: { message?: string }) {
-  if (!message) return null
-  return (
-    <p role="alert" className="m-0 mb-4 rounded-lg bg-red-50 p-3 text-sm text-red-800">
-      {message}
-    </p>
-  )
-}
 
 /**
  * Sign in and sign up (SPEC §2 /auth). Plain forms posting to the worker, which keeps the
@@ -33,11 +11,14 @@ export function AuthPage({
   mode,
   error,
   email,
+  next,
   sent,
 }: {
-  mode: 'sign-in' | 'sign-up' | 'forgot'
+  mode: 'sign-in' | 'sign-up' | 'forgot' | 'mfa'
   error?: string
   email?: string
+  /** our own path to return to after signing in */
+  next?: string
   sent?: boolean
 }) {
   const { t, user } = usePage()
@@ -47,6 +28,25 @@ export function AuthPage({
     return (
       <PageHero title={t('auth.title')} subtitle={t('auth.already', { email: user.email })}>
         <SignOutForm className="mt-8" button="btn-primary" />
+      </PageHero>
+    )
+  if (mode === 'mfa')
+    return (
+      <PageHero title={t('auth.mfa_title')} subtitle={t('auth.mfa_text')}>
+        <div className="card mt-8 max-w-md">
+          <Alert message={message} />
+          <form method="post" action="/auth/mfa" className="space-y-4">
+            <CodeField id="auth-code" />
+            <button type="submit" className="btn-primary w-full">
+              {t('auth.mfa_verify')}
+            </button>
+          </form>
+          <p className="m-0 mt-4 text-sm">
+            <a href="/auth" className="text-brand-700">
+              {t('auth.mfa_other_account')}
+            </a>
+          </p>
+        </div>
       </PageHero>
     )
   if (mode === 'forgot')
@@ -115,6 +115,7 @@ export function AuthPage({
           action={signUp ? '/auth/sign-up' : '/auth/sign-in'}
           className="space-y-4"
         >
+          {next && <input type="hidden" name="next" value={next} />}
           <div>
             <label htmlFor="auth-email" className={labelClass}>
               {t('auth.email')}

@@ -5,7 +5,9 @@ import { article, categories, POSTS } from '../data/blog'
 import { findService, SERVICE_ALIASES } from '../data/services'
 import type { AppEnv } from '../env'
 import { blogPosting, breadcrumbs, faqPage, service, website, type PageImage } from '../seo'
+import { accountFactors, enrolment, pendingMfa } from '../auth/mfa'
 import { AboutPage } from './about'
+import { AccountPage } from './account'
 import { AuthPage, ResetPage } from './auth'
 import { BlogListPage, BlogPostPage } from './blog'
 import { BookPage } from './book'
@@ -75,17 +77,22 @@ for (const [path, { Page, key, image, faqs }] of Object.entries(simple)) {
 pages.get('/auth', (c) => {
   const { t } = c.var
   const asked = c.req.query('mode')
-  const mode = asked === 'sign-up' || asked === 'forgot' ? asked : 'sign-in'
+  const mode =
+    asked === 'sign-up' || asked === 'forgot' || (asked === 'mfa' && pendingMfa(c))
+      ? asked
+      : 'sign-in'
   const titles = {
     'sign-in': t('auth.title'),
     'sign-up': t('auth.sign_up_title'),
     forgot: t('auth.forgot_title'),
+    mfa: t('auth.mfa_title'),
   }
   const page = (
     <AuthPage
       mode={mode}
       error={c.req.query('error')}
       email={c.req.query('email')}
+      next={c.req.query('next')}
       sent={c.req.query('sent') === '1'}
     />
   )
@@ -94,6 +101,23 @@ pages.get('/auth', (c) => {
     description: t('auth.meta_description'),
     canonicalPath: '/auth',
     jsonLd: [breadcrumbs(c, [{ name: t('auth.title'), path: '/auth' }])],
+  })
+})
+
+pages.get('/account', async (c) => {
+  if (!c.var.user) return c.redirect('/auth?next=/account', 303)
+  c.header('Cache-Control', 'no-store')
+  const page = (
+    <AccountPage
+      error={c.req.query('error')}
+      factors={await accountFactors(c)}
+      enrolling={enrolment(c)}
+    />
+  )
+  return c.render(page, {
+    title: titled(c, c.var.t('auth.account')),
+    description: c.var.t('auth.meta_description'),
+    noindex: true,
   })
 })
 

@@ -1,5 +1,6 @@
 import { createExecutionContext, env, SELF, waitOnExecutionContext } from 'cloudflare:test'
 import { exportJWK, generateKeyPair, SignJWT } from 'jose'
+import { TOTP } from 'otpauth'
 import { describe, expect, it } from 'vitest'
 import en from '../../../locales/en.json'
 import app from '../../../worker/index'
@@ -265,5 +266,111 @@ describe('password recovery', () => {
       error_code: 'otp_expired',
       msg: 'Email link is invalid or has expired',
     })
+  })
+})
+
+describe('account page', () => {
+  it('is for signed-in visitors only, and changes the password', async () => {
+    const signedOut = await SELF.fetch(`${SITE}/account`, { redirect: 'manual' })
+    expect(signedOut.status).toBe(303)
+    expect(signedOut.headers.get('location')).toBe('/auth?next=/account')
+    const { email, jar } = await signedUp()
+    const page = await (
+      await SELF.fetch(`${SITE}/account`, { headers: { Cookie: cookieHeader(jar) } })
+    ).text()
+    expect(page).toContain(email)
+    expect(page).toContain('action="/auth/password"')
+    const weak = await form('/auth/password', { password: 'short' }, { Cookie: cookieHeader(jar) })
+    expect(weak.headers.get('location')).toBe('/account?error=weak_password')
+    const changed = await form(
+      '/auth/password',
+      { password: 'a new password 3' },
+      { Cookie: cookieHeader(jar) },
+    )
+    expect(changed.headers.get('location')).toBe('/account')
+    expect(
+      (await form('/auth/sign-in', { email, password: 'a new password 3' })).headers.get(
+        'location',
+      ),
+    ).toBe('/')
+  })
+})
+
+/** The code an authenticator app shows `steps` 30-second steps from now. */
+const codeFor = (secret: string, steps = 0) =>
+  new TOTP({ secret, algorithm: 'SHA1', digits: 6, period: 30 }).generate({
+    timestamp: Date.now() + steps * 30_000,
+  })
+
+describe('two-step verification through the site', () => {
+  it('sets up an authenticator app on /account, then asks for its code at sign-in', async () => {
+    const { email, jar } = await signedUp()
+    const cookie = () => ({ Cookie: cookieHeader(jar) })
+
+    const started = await form('/auth/factors', { friendly_name: 'My phone' }, cookie())
+    expect(started.headers.get('location')).toBe('/account#mfa')
+    Object.assign(jar, cookiesOf(started))
+    const setup = await (await SELF.fetch(`${SITE}/account`, { headers: cookie() })).text()
+    expect(setup).toContain('<svg xmlns="http://www.w3.org/2000/svg"')
+    expect(setup).toContain(`aria-label="${en.auth.mfa_qr_label}"`)
+    const secret = setup.match(/data-secret="true">([A-Z2-7 ]+)</)![1].replace(/ /g, '')
+
+    // a wrong code keeps the set-up open; the right one turns it on
+    const wrong = await form('/auth/factors/verify', { code: '000000' }, cookie())
+    expect(wrong.headers.get('location')).toBe('/account?error=invalid_code#mfa')
+    const confirmed = await form('/auth/factors/verify', { code: codeFor(secret) }, cookie())
+    expect(confirmed.headers.get('location')).toBe('/account')
+    Object.assign(jar, cookiesOf(confirmed))
+    const account = await (await SELF.fetch(`${SITE}/account`, { headers: cookie() })).text()
+    expect(account).toContain('My phone')
+    expect(account).toContain(en.auth.mfa_status_verified)
+    expect(account).not.toContain('data-secret')
+
+    // signing in again: the password alone gives no session, the code does
+    const password = await form('/auth/sign-in', { email, password: 'correct horse 1' })
+    expect(password.headers.get('location')).toBe('/auth?mode=mfa')
+    const pending = cookiesOf(password)
+    expect(pending['sb-access-token']).toBeUndefined()
+    expect(password.headers.getSetCookie().find((c) => c.startsWith('sb-mfa-pending'))).toMatch(
+      /Path=\/auth; HttpOnly; Secure; SameSite=Lax/,
+    )
+    const step = await (
+      await SELF.fetch(`${SITE}/auth?mode=mfa`, { headers: { Cookie: cookieHeader(pending) } })
+    ).text()
+    expect(step).toContain('action="/auth/mfa"')
+    expect(step).toContain('autoComplete="one-time-code"')
+    const bad = await form('/auth/mfa', { code: '123456' }, { Cookie: cookieHeader(pending) })
+    expect(bad.headers.get('location')).toBe('/auth?mode=mfa&error=invalid_code')
+    const good = await form(
+      '/auth/mfa',
+      { code: codeFor(secret, 1) },
+      { Cookie: cookieHeader(pending) },
+    )
+    expect(good.headers.get('location')).toBe('/')
+    const session = cookiesOf(good)
+    expect(session['sb-access-token']).toBeTruthy()
+    const page = await (
+      await SELF.fetch(`${SITE}/about`, { headers: { Cookie: cookieHeader(session) } })
+    ).text()
+    expect(page).toContain(email)
+
+    // removing the app from the aal2 session turns two-step verification off
+    const factorId = account.match(/name="factor_id" value="([0-9a-f-]{36})"/)![1]
+    const removed = await form(
+      '/auth/factors/remove',
+      { factor_id: factorId },
+      { Cookie: cookieHeader(session) },
+    )
+    expect(removed.headers.get('location')).toBe('/account')
+    const again = await form('/auth/sign-in', { email, password: 'correct horse 1' })
+    expect(again.headers.get('location')).toBe('/')
+  })
+
+  it('without a pending sign-in, the code step sends the visitor back to sign in', async () => {
+    expect((await form('/auth/mfa', { code: '123456' })).headers.get('location')).toBe(
+      '/auth?error=mfa_expired',
+    )
+    const page = await (await SELF.fetch(`${SITE}/auth?mode=mfa`)).text()
+    expect(page).toContain('action="/auth/sign-in"')
   })
 })

@@ -1,0 +1,271 @@
+import { Hono, type Context } from 'hono'
+import * as v from 'valibot'
+import {
+  countFailure,
+  createOneTimeCode,
+  createOneTimeToken,
+  createSession,
+  createUser,
+  failureCount,
+  findUser,
+  findUserByEmail,
+  listFactors,
+  sendCooldown,
+  useOneTimeCode,
+  useOneTimeToken,
+  type OneTimeTokenType,
+} from '../db/auth'
+import type { AppEnv } from '../env'
+import { queueMail } from '../mail/send'
+import { authError, bearerClaims, body, emailSchema, noBearer, sessionJson } from './gotrue'
+import { hashPassword } from './passwords'
+
+/**
+ * GoTrue's one-time flows in the built-in service: password recovery links (/recover), magic
+ * links with a six-digit code (/otp), spending either (/verify), /resend, and reauthentication
+ * codes (/reauthenticate, spent by PUT /user with a new password). A link or code works once,
+ * within one hour; D1 keeps only hashes of them (worker/db/auth.ts).
+ */
+export const oneTimeRoutes = new Hono<AppEnv>()
+
+/** Wrong six-digit codes allowed per e-mail (or per user, for nonces) in 15 minutes. */
+const MAX_CODE_FAILURES = 5
+/** GoTrue's default: one e-mail of a kind per user a minute. */
+const EMAIL_COOLDOWN_SECONDS = 60
+
+const tooManyAttempts = (c: Context<AppEnv>) =>
+  authError(
+    c,
+    429,
+    'over_request_rate_limit',
+    'Too many verification attempts. Please try again in 15 minutes.',
+  )
+
+/** GoTrue's answer to a second e-mail of a kind within its cooldown. */
+async function cooldown(c: Context<AppEnv>, userId: string, type: OneTimeTokenType) {
+  const wait = await sendCooldown(c.env.DB, userId, type, EMAIL_COOLDOWN_SECONDS)
+  return wait
+    ? authError(
+        c,
+        429,
+        'over_email_send_rate_limit',
+        `For security purposes, you can only request this after ${wait} seconds.`,
+      )
+    : null
+}
+
+const RecoverSchema = v.object({ email: emailSchema })
+const OtpSchema = v.object({
+  email: emailSchema,
+  create_user: v.optional(v.boolean(), true),
+  data: v.optional(v.record(v.string(), v.unknown())),
+})
+const tokenHash = v.pipe(v.string(), v.minLength(20), v.maxLength(200))
+/** An e-mailed link's token: `token_hash` as GoTrue names it (it is hashed again here). */
+const VerifyLinkSchema = v.object({
+  type: v.picklist(['magiclink', 'email', 'signup', 'recovery', 'email_change']),
+  token_hash: tokenHash,
+})
+/** An e-mailed six-digit code; any other string is simply a wrong code. */
+const VerifyCodeSchema = v.object({
+  type: v.picklist(['email', 'magiclink', 'recovery']),
+  email: emailSchema,
+  token: v.pipe(v.string(), v.trim(), v.maxLength(64)),
+})
+const VerifySchema = v.union([VerifyLinkSchema, VerifyCodeSchema])
+const ResendSchema = v.object({
+  type: v.picklist(['signup', 'email_change']),
+  email: emailSchema,
+})
+
+/** Which stored tokens each /verify type may spend. */
+const LINK_TYPES = {
+  magiclink: ['magiclink'],
+  email: ['magiclink', 'signup'],
+  signup: ['signup'],
+  recovery: ['recovery'],
+  email_change: ['email_change'],
+} as const satisfies Record<v.InferOutput<typeof VerifyLinkSchema>['type'], OneTimeTokenType[]>
+const CODE_TYPES = {
+  email: ['magiclink', 'signup'],
+  magiclink: ['magiclink'],
+  recovery: ['recovery'],
+} as const satisfies Record<v.InferOutput<typeof VerifyCodeSchema>['type'], OneTimeTokenType[]>
+
+/** Where a recovery e-mail's link leads: the site's page to choose a new password. */
+export const resetLink = (c: Context<AppEnv>, token: string) =>
+  `${c.var.config.siteUrl}/auth/reset?token=${encodeURIComponent(token)}`
+
+/** Where a magic link leads: the site's page that spends it (GoTrue's token_hash link). */
+export const confirmLink = (c: Context<AppEnv>, token: string) =>
+  `${c.var.config.siteUrl}/auth/confirm?token_hash=${encodeURIComponent(token)}&type=magiclink`
+
+/** An unusable password for accounts made by /otp: nobody knows it, /recover can set one. */
+const unusablePasswordHash = () => {
+  const bytes = crypto.getRandomValues(new Uint8Array(32))
+  return hashPassword(btoa(String.fromCharCode(...bytes)))
+}
+
+oneTimeRoutes.post('/recover', async (c) => {
+  const input = await body(c, RecoverSchema)
+  if (!input)
+    return authError(
+      c,
+      400,
+      'validation_failed',
+      'Unable to validate email address: invalid format',
+    )
+  const user = await findUserByEmail(c.env.DB, input.email)
+  // The same answer whether or not the account exists: nobody learns who has one.
+  if (user) {
+    const token = await createOneTimeToken(c.env.DB, user.id, 'recovery')
+    const t = c.var.t
+    queueMail(c, {
+      to: user.email,
+      subject: t('auth.recovery_subject'),
+      text: t('auth.recovery_body', { link: resetLink(c, token) }),
+    })
+  }
+  return c.json({})
+})
+
+/** Passwordless sign-in: one e-mail with a magic link and the same sign-in as a code. */
+oneTimeRoutes.post('/otp', async (c) => {
+  const input = await body(c, OtpSchema)
+  if (!input)
+    return authError(
+      c,
+      400,
+      'validation_failed',
+      'Unable to validate email address: invalid format',
+    )
+  // Hashed whether or not it is needed, so an existing account answers as slowly as a new one.
+  const passwordHash = await unusablePasswordHash()
+  let user = await findUserByEmail(c.env.DB, input.email)
+  if (!user) {
+    if (!input.create_user) return authError(c, 422, 'otp_disabled', 'Signups not allowed for otp')
+    user =
+      (await createUser(c.env.DB, {
+        email: input.email,
+        passwordHash,
+        metadata: input.data ?? {},
+      })) ??
+      // signed up at the same moment by another request: that account it is
+      (await findUserByEmail(c.env.DB, input.email))
+    if (!user) throw new Error('account neither created nor found')
+  }
+  const wait = await cooldown(c, user.id, 'magiclink')
+  if (wait) return wait
+  const { token, code } = await createOneTimeCode(c.env.DB, user.id, 'magiclink')
+  const t = c.var.t
+  queueMail(c, {
+    to: user.email,
+    subject: t('auth.magic_link_subject'),
+    text: t('auth.magic_link_body', { link: confirmLink(c, token), code }),
+  })
+  return c.json({})
+})
+
+oneTimeRoutes.post('/verify', async (c) => {
+  const input = await body(c, VerifySchema)
+  if (!input)
+    return authError(
+      c,
+      400,
+      'validation_failed',
+      'Verify requires either a token_hash, or an email and a token, and a supported type',
+    )
+  let userId: string | null
+  if ('token_hash' in input) {
+    userId = await useOneTimeToken(c.env.DB, input.token_hash, LINK_TYPES[input.type])
+    if (!userId) return authError(c, 403, 'otp_expired', 'Email link is invalid or has expired')
+  } else {
+    // six digits can be guessed: five wrong codes per e-mail and the address waits 15 minutes
+    const keys = [`otp:${input.email}`]
+    if ((await failureCount(c.env.DB, keys)) >= MAX_CODE_FAILURES) return tooManyAttempts(c)
+    const user = await findUserByEmail(c.env.DB, input.email)
+    // the same query for an unknown address, which matches nothing
+    const spent = await useOneTimeCode(
+      c.env.DB,
+      user?.id ?? '',
+      input.token,
+      CODE_TYPES[input.type],
+    )
+    if (!user || !spent) {
+      await countFailure(c.env.DB, keys)
+      return authError(c, 403, 'otp_expired', 'Token has expired or is invalid')
+    }
+    userId = user.id
+  }
+  const user = await findUser(c.env.DB, userId)
+  if (!user)
+    return authError(
+      c,
+      403,
+      'otp_expired',
+      'token_hash' in input
+        ? 'Email link is invalid or has expired'
+        : 'Token has expired or is invalid',
+    )
+  const method = input.type === 'recovery' ? 'recovery' : 'otp'
+  const { session, refreshToken } = await createSession(c.env.DB, user.id, method)
+  return c.json(
+    await sessionJson(c, user, session, refreshToken, await listFactors(c.env.DB, user.id)),
+  )
+})
+
+/**
+ * GoTrue resends a pending sign-up confirmation or e-mail change. The built-in service has
+ * neither: e-mail confirmation is off (signing up confirms and signs in at once) and PUT /user
+ * changes the address at once, so nothing is ever pending. Like GoTrue for an address with
+ * nothing pending, it answers {} and sends nothing, whether or not the account exists.
+ */
+oneTimeRoutes.post('/resend', async (c) => {
+  const json = await c.req.json().catch(() => undefined)
+  if (!v.is(v.object({ type: ResendSchema.entries.type }), json))
+    return authError(
+      c,
+      400,
+      'validation_failed',
+      'Missing one of these types: signup, email_change',
+    )
+  if (!v.is(ResendSchema, json))
+    return authError(
+      c,
+      400,
+      'validation_failed',
+      'Unable to validate email address: invalid format',
+    )
+  return c.json({})
+})
+
+/** A six-digit nonce e-mailed to the signed-in user, for PUT /user to change the password. */
+oneTimeRoutes.get('/reauthenticate', async (c) => {
+  const claims = await bearerClaims(c)
+  if (!claims) return noBearer(c)
+  const user = await findUser(c.env.DB, claims.sub)
+  if (!user) return authError(c, 404, 'user_not_found', 'User from sub claim in JWT does not exist')
+  const wait = await cooldown(c, user.id, 'reauthentication')
+  if (wait) return wait
+  const { code } = await createOneTimeCode(c.env.DB, user.id, 'reauthentication')
+  const t = c.var.t
+  queueMail(c, {
+    to: user.email,
+    subject: t('auth.reauthentication_subject'),
+    text: t('auth.reauthentication_body', { code }),
+  })
+  return c.json({})
+})
+
+/**
+ * PUT /user's check of a nonce sent with a new password: spends the user's reauthentication
+ * code and answers null, or answers GoTrue's error. Wrong nonces are throttled per user, or a
+ * stolen access token could try all million codes.
+ */
+export async function spendReauthentication(c: Context<AppEnv>, userId: string, nonce: string) {
+  const keys = [`reauth:${userId}`]
+  if ((await failureCount(c.env.DB, keys)) >= MAX_CODE_FAILURES) return tooManyAttempts(c)
+  if (await useOneTimeCode(c.env.DB, userId, nonce.trim(), ['reauthentication'])) return null
+  await countFailure(c.env.DB, keys)
+  return authError(c, 400, 'reauthentication_not_valid', 'Verification code is invalid or expired')
+}

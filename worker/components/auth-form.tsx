@@ -1,0 +1,61 @@
+import { usePage } from '../pages/context'
+
+/** What the sign-in and account pages' forms share: field styles, errors, the code field. */
+export const fieldClass =
+  'w-full rounded-lg border border-slate-300 bg-white px-3 py-2.5 text-ink-900'
+export const labelClass = 'mb-1 block text-sm font-medium text-ink-700'
+
+/** Error codes (the service's and ours) with a message of their own in `auth.errors`. */
+const KNOWN_ERRORS = [
+  'invalid_credentials',
+  'user_already_exists',
+  'weak_password',
+  'over_request_rate_limit',
+  'missing',
+  'otp_expired',
+  'invalid_code',
+  'mfa_expired',
+  'mfa_factor_name_conflict',
+  'insufficient_aal',
+  'too_many_enrolled_mfa_factors',
+]
+
+export const errorMessage = (t: (k: string) => string, error?: string) =>
+  error && t(`auth.errors.${KNOWN_ERRORS.includes(error) ? error : 'unavailable'}`)
+
+export function Alert({ message }: { message?: string }) {
+  if (!message) return null
+  return (
+    <p role="alert" className="m-0 mb-4 rounded-lg bg-red-50 p-3 text-sm text-red-800">
+      {message}
+    </p>
+  )
+}
+
+/** The six-digit code of an authenticator app (one-time-code lets phones offer it). */
+export function CodeField({ id }: { id: string }) {
+  const { t } = usePage()
+  return (
+    <div>
+      <label htmlFor={id} className={labelClass}>
+        {t('auth.mfa_code')}
+      </label>
+      <input
+        id={id}
+        name="code"
+        type="text"
+        inputMode="numeric"
+        pattern="[0-9]{6}"
+        maxLength={6}
+        required
+        autoComplete="one-time-code"
+        aria-describedby={`${id}-hint`}
+        dir="ltr"
+        className={`${fieldClass} font-mono text-lg tracking-widest`}
+      />
+      <p id={`${id}-hint`} className="m-0 mt-1 text-xs text-ink-600">
+        {t('auth.mfa_code_hint')}
+      </p>
+    </div>
+  )
+}

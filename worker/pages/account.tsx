@@ -1,0 +1,182 @@
+import { renderSVG } from 'uqr'
+import type { Factor } from '../auth/mfa'
+import { SignOutForm } from '../components/account-area'
+import { Alert, CodeField, errorMessage, fieldClass, labelClass } from '../components/auth-form'
+import { PageHero } from '../components/page-parts'
+import { usePage } from './context'
+
+/** The key for typing into an app by hand, in groups of four. */
+const grouped = (secret: string) => secret.match(/.{1,4}/g)?.join(' ') ?? secret
+
+function FactorList({ factors }: { factors: Factor[] }) {
+  const { t } = usePage()
+  if (!factors.length) return <p className="m-0 mt-3 text-ink-700">{t('auth.mfa_none')}</p>
+  return (
+    <ul className="m-0 mt-4 list-none space-y-3 p-0">
+      {factors.map((f) => (
+        <li
+          key={f.id}
+          className="flex flex-wrap items-center justify-between gap-3 rounded-lg border border-slate-200 p-3"
+        >
+          <div>
+            <p className="m-0 font-semibold text-ink-900">
+              {f.friendly_name || t('auth.mfa_default_name')}
+            </p>
+            <p className="m-0 mt-1 text-sm text-ink-600">
+              {t('auth.mfa_type_totp')} ·{' '}
+              {f.status === 'verified'
+                ? t('auth.mfa_status_verified')
+                : t('auth.mfa_status_unverified')}
+            </p>
+          </div>
+          <form method="post" action="/auth/factors/remove">
+            <input type="hidden" name="factor_id" value={f.id} />
+            <button
+              type="submit"
+              className="btn-ghost py-2 text-sm"
+              aria-label={`${t('auth.mfa_remove')}: ${f.friendly_name || t('auth.mfa_default_name')}`}
+            >
+              {t('auth.mfa_remove')}
+            </button>
+          </form>
+        </li>
+      ))}
+    </ul>
+  )
+}
+
+/** Setting up an app: scan the code (or type the key), then confirm with the first code. */
+function Enrolment({ id, uri, secret }: { id: string; uri: string; secret: string }) {
+  const { t } = usePage()
+  return (
+    <div className="mt-4 space-y-4">
+      <ol className="m-0 space-y-2 ps-5 text-ink-700">
+        <li>{t('auth.mfa_step_scan')}</li>
+        <li>{t('auth.mfa_step_code')}</li>
+      </ol>
+      <div
+        role="img"
+        aria-label={t('auth.mfa_qr_label')}
+        className="qr-code w-48 rounded-lg border border-slate-200 bg-white p-2"
+        // our own SVG, drawn by uqr from the service's otpauth:// URI (no outside markup)
+        dangerouslySetInnerHTML={{ __html: renderSVG(uri, { border: 1 }) }}
+      />
+      <div>
+        <p className="m-0 text-sm text-ink-600">{t('auth.mfa_secret_label')}</p>
+        <p dir="ltr" className="m-0 mt-1 break-all font-mono text-base text-ink-900" data-secret>
+          {grouped(secret)}
+        </p>
+      </div>
+      <form method="post" action="/auth/factors/verify" className="space-y-4">
+        <CodeField id="enrol-code" />
+        <div className="flex flex-wrap gap-3">
+          <button type="submit" className="btn-primary">
+            {t('auth.mfa_confirm')}
+          </button>
+          <button type="submit" form="enrol-cancel" className="btn-ghost">
+            {t('auth.mfa_cancel')}
+          </button>
+        </div>
+      </form>
+      <form id="enrol-cancel" method="post" action="/auth/factors/remove">
+        <input type="hidden" name="factor_id" value={id} />
+      </form>
+    </div>
+  )
+}
+
+/** The signed-in visitor's account: two-step verification, a new password, signing out. */
+export function AccountPage({
+  error,
+  factors,
+  enrolling,
+}: {
+  error?: string
+  /** null when the auth service could not be asked */
+  factors: Factor[] | null
+  enrolling: { id: string; uri: string; secret: string } | null
+}) {
+  const { t, user } = usePage()
+  const listed = factors?.filter((f) => f.id !== enrolling?.id) ?? []
+  return (
+    <PageHero
+      title={t('auth.account')}
+      subtitle={t('auth.already', { email: user!.email })}
+      crumbs={[{ label: t('auth.account') }]}
+    >
+      <div className="mt-8 max-w-3xl">
+        <Alert message={errorMessage(t, error)} />
+      </div>
+      <div className="grid max-w-3xl gap-6 md:grid-cols-2">
+        <section id="mfa" aria-labelledby="mfa-title" className="card md:col-span-2">
+          <h2 id="mfa-title" className="m-0 text-xl font-bold">
+            {t('auth.mfa_heading')}
+          </h2>
+          <p className="m-0 mt-2 text-ink-700">{t('auth.mfa_intro')}</p>
+          {factors === null ? (
+            <Alert message={t('auth.errors.unavailable')} />
+          ) : (
+            <>
+              <FactorList factors={listed} />
+              {enrolling ? (
+                <Enrolment {...enrolling} />
+              ) : (
+                <form method="post" action="/auth/factors" className="mt-5 space-y-4">
+                  <div className="max-w-sm">
+                    <label htmlFor="factor-name" className={labelClass}>
+                      {t('auth.mfa_name')}
+                    </label>
+                    <input
+                      id="factor-name"
+                      name="friendly_name"
+                      maxLength={60}
+                      defaultValue={t('auth.mfa_default_name')}
+                      className={fieldClass}
+                    />
+                  </div>
+                  <button type="submit" className="btn-primary">
+                    {t('auth.mfa_add')}
+                  </button>
+                </form>
+              )}
+            </>
+          )}
+        </section>
+        <section aria-labelledby="password-title" className="card">
+          <h2 id="password-title" className="m-0 text-xl font-bold">
+            {t('auth.change_password')}
+          </h2>
+          <form method="post" action="/auth/password" className="mt-4 space-y-4">
+            <div>
+              <label htmlFor="account-password" className={labelClass}>
+                {t('auth.new_password')}
+              </label>
+              <input
+                id="account-password"
+                name="password"
+                type="password"
+                required
+                minLength={8}
+                autoComplete="new-password"
+                aria-describedby="account-password-hint"
+                className={fieldClass}
+              />
+              <p id="account-password-hint" className="m-0 mt-1 text-xs text-ink-600">
+                {t('auth.password_hint')}
+              </p>
+            </div>
+            <button type="submit" className="btn-primary">
+              {t('auth.save_password')}
+            </button>
+          </form>
+        </section>
+        <section aria-labelledby="signout-title" className="card self-start">
+          <h2 id="signout-title" className="m-0 text-xl font-bold">
+            {t('auth.sign_out')}
+          </h2>
+          <SignOutForm className="mt-4" button="btn-ghost" />
+        </section>
+      </div>
+    </PageHero>
+  )
+}
