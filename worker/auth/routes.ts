@@ -171,3 +171,84 @@ authRoutes.post('/password', ...guard, async (c) => {
   flash(c, { title: c.var.t('auth.password_updated') })
   return c.redirect('/account', 303)
 })
+
+const MagicLink = v.object({ email: v.pipe(v.string(), v.trim(), v.email(), v.maxLength(254)) })
+
+/** "E-mail me a sign-in link": the service sends a link and a code to an existing account. */
+authRoutes.post('/magic-link', ...guard, rateLimit('LEAD_LIMITER'), async (c) => {
+  const parsed = v.safeParse(MagicLink, Object.fromEntries(new URLSearchParams(await c.req.text())))
+  if (!parsed.success) return c.redirect('/auth?mode=magic&error=missing_email', 303)
+  const email = parsed.output.email
+  try {
+    const res = await callAuth(c, '/otp', {
+      method: 'POST',
+      body: JSON.stringify({ email, create_user: false }),
+    })
+    const { error_code } = (await res.json().catch(() => ({}))) as { error_code?: string }
+    // An unknown address (otp_disabled) hears the same as a known one: nobody learns who has
+    // an account. Too many e-mails in a row is worth saying.
+    if (!res.ok && error_code !== 'otp_disabled')
+      return c.redirect(
+        `/auth?${new URLSearchParams({ mode: 'magic', error: error_code ?? 'unavailable', email })}`,
+        303,
+      )
+  } catch {
+    return c.redirect('/auth?mode=magic&error=unavailable', 303)
+  }
+  return c.redirect(`/auth?${new URLSearchParams({ mode: 'magic', sent: '1', email })}`, 303)
+})
+
+const MagicCode = v.object({
+  email: v.pipe(v.string(), v.trim(), v.email(), v.maxLength(254)),
+  code: v.pipe(v.string(), v.trim(), v.regex(/^\d{6}$/)),
+})
+
+/** The six-digit code from the same e-mail, typed in instead of following the link. */
+authRoutes.post('/magic-code', ...guard, rateLimit('LEAD_LIMITER'), async (c) => {
+  const fields = Object.fromEntries(new URLSearchParams(await c.req.text()))
+  const parsed = v.safeParse(MagicCode, fields)
+  const email = fields.email ?? ''
+  const back = (error: string) =>
+    c.redirect(`/auth?${new URLSearchParams({ mode: 'magic', sent: '1', error, email })}`, 303)
+  if (!parsed.success) return back('invalid_code')
+  return spend(c, { type: 'email', email: parsed.output.email, token: parsed.output.code }, back)
+})
+
+const Confirm = v.object({
+  token_hash: v.pipe(v.string(), v.minLength(20), v.maxLength(200)),
+  type: v.literal('magiclink'),
+})
+
+/** The e-mailed link's button (a POST, so mail scanners that open links do not spend it). */
+authRoutes.post('/confirm', ...guard, rateLimit('LEAD_LIMITER'), async (c) => {
+  const parsed = v.safeParse(Confirm, Object.fromEntries(new URLSearchParams(await c.req.text())))
+  const back = () => c.redirect('/auth?mode=magic&error=otp_expired', 303)
+  if (!parsed.success) return back()
+  return spend(c, parsed.output, back)
+})
+
+/** Spends a link or code at the service's /verify; its session is the visitor's. */
+async function spend(
+  c: Context<AppEnv>,
+  verify: Record<string, string>,
+  back: (error: string) => Response,
+) {
+  try {
+    const res = await callAuth(c, '/verify', { method: 'POST', body: JSON.stringify(verify) })
+    const body = (await res.json().catch(() => ({}))) as Partial<ServiceTokens> & {
+      error_code?: string
+    }
+    if (!res.ok || !body.access_token)
+      return back(
+        body.error_code === 'otp_expired' && 'token' in verify
+          ? 'invalid_code'
+          : (body.error_code ?? 'unavailable'),
+      )
+    return completeSignIn(c, body as ServiceTokens, '/', {
+      title: c.var.t('auth.signed_in_title'),
+      description: body.user!.email,
+    })
+  } catch {
+    return back('unavailable')
+  }
+}

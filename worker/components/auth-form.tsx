@@ -18,6 +18,8 @@ const KNOWN_ERRORS = [
   'mfa_factor_name_conflict',
   'insufficient_aal',
   'too_many_enrolled_mfa_factors',
+  'missing_email',
+  'over_email_send_rate_limit',
 ]
 
 export const errorMessage = (t: (k: string) => string, error?: string) =>
@@ -33,7 +35,7 @@ export function Alert({ message }: { message?: string }) {
 }
 
 /** The six-digit code of an authenticator app (one-time-code lets phones offer it). */
-export function CodeField({ id }: { id: string }) {
+export function CodeField({ id, hint }: { id: string; hint?: string }) {
   const { t } = usePage()
   return (
     <div>
@@ -54,7 +56,7 @@ export function CodeField({ id }: { id: string }) {
         className={`${fieldClass} font-mono text-lg tracking-widest`}
       />
       <p id={`${id}-hint`} className="m-0 mt-1 text-xs text-ink-600">
-        {t('auth.mfa_code_hint')}
+        {hint ?? t('auth.mfa_code_hint')}
       </p>
     </div>
   )

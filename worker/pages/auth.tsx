@@ -14,7 +14,7 @@ export function AuthPage({
   next,
   sent,
 }: {
-  mode: 'sign-in' | 'sign-up' | 'forgot' | 'mfa'
+  mode: 'sign-in' | 'sign-up' | 'forgot' | 'mfa' | 'magic'
   error?: string
   email?: string
   /** our own path to return to after signing in */
@@ -44,6 +44,53 @@ export function AuthPage({
           <p className="m-0 mt-4 text-sm">
             <a href="/auth" className="text-brand-700">
               {t('auth.mfa_other_account')}
+            </a>
+          </p>
+        </div>
+      </PageHero>
+    )
+  if (mode === 'magic')
+    return (
+      <PageHero title={t('auth.magic_title')} subtitle={t('auth.magic_text')}>
+        <div className="card mt-8 max-w-md">
+          <Alert message={message} />
+          {sent ? (
+            <>
+              <p role="status" className="m-0 mb-4 rounded-lg bg-brand-50 p-3 text-ink-900">
+                {t('auth.magic_sent')}
+              </p>
+              <form method="post" action="/auth/magic-code" className="space-y-4">
+                <input type="hidden" name="email" value={email} />
+                <CodeField id="magic-code" hint={t('auth.magic_code_hint')} />
+                <button type="submit" className="btn-primary w-full">
+                  {t('auth.mfa_verify')}
+                </button>
+              </form>
+            </>
+          ) : (
+            <form method="post" action="/auth/magic-link" className="space-y-4">
+              <div>
+                <label htmlFor="auth-email" className={labelClass}>
+                  {t('auth.email')}
+                </label>
+                <input
+                  id="auth-email"
+                  name="email"
+                  type="email"
+                  required
+                  autoComplete="email"
+                  defaultValue={email}
+                  className={fieldClass}
+                />
+              </div>
+              <button type="submit" className="btn-primary w-full">
+                {t('auth.magic_send')}
+              </button>
+            </form>
+          )}
+          <p className="m-0 mt-4 text-sm">
+            <a href="/auth" className="text-brand-700">
+              {t('auth.magic_use_password')}
             </a>
           </p>
         </div>
@@ -155,9 +202,12 @@ export function AuthPage({
           </button>
         </form>
         {!signUp && (
-          <p className="m-0 mt-4 text-sm">
+          <p className="m-0 mt-4 flex flex-wrap justify-between gap-x-4 gap-y-2 text-sm">
             <a href="/auth?mode=forgot" className="text-brand-700">
               {t('auth.forgot_link')}
+            </a>
+            <a href="/auth?mode=magic" className="text-brand-700">
+              {t('auth.magic_link')}
             </a>
           </p>
         )}
@@ -195,6 +245,24 @@ export function ResetPage({ token, error }: { token: string; error?: string }) {
           </div>
           <button type="submit" className="btn-primary w-full">
             {t('auth.save_password')}
+          </button>
+        </form>
+      </div>
+    </PageHero>
+  )
+}
+
+/** A sign-in link from the e-mail: one button, so only the visitor's click spends it. */
+export function ConfirmPage({ tokenHash }: { tokenHash: string }) {
+  const { t } = usePage()
+  return (
+    <PageHero title={t('auth.confirm_title')} subtitle={t('auth.confirm_text')}>
+      <div className="card mt-8 max-w-md">
+        <form method="post" action="/auth/confirm">
+          <input type="hidden" name="token_hash" value={tokenHash} />
+          <input type="hidden" name="type" value="magiclink" />
+          <button type="submit" className="btn-primary w-full">
+            {t('auth.confirm_button')}
           </button>
         </form>
       </div>

@@ -8,7 +8,7 @@ import { blogPosting, breadcrumbs, faqPage, service, website, type PageImage } f
 import { accountFactors, enrolment, pendingMfa } from '../auth/mfa'
 import { AboutPage } from './about'
 import { AccountPage } from './account'
-import { AuthPage, ResetPage } from './auth'
+import { AuthPage, ConfirmPage, ResetPage } from './auth'
 import { BlogListPage, BlogPostPage } from './blog'
 import { BookPage } from './book'
 import { ContactPage } from './contact'
@@ -78,7 +78,10 @@ pages.get('/auth', (c) => {
   const { t } = c.var
   const asked = c.req.query('mode')
   const mode =
-    asked === 'sign-up' || asked === 'forgot' || (asked === 'mfa' && pendingMfa(c))
+    asked === 'sign-up' ||
+    asked === 'forgot' ||
+    asked === 'magic' ||
+    (asked === 'mfa' && pendingMfa(c))
       ? asked
       : 'sign-in'
   const titles = {
@@ -86,6 +89,7 @@ pages.get('/auth', (c) => {
     'sign-up': t('auth.sign_up_title'),
     forgot: t('auth.forgot_title'),
     mfa: t('auth.mfa_title'),
+    magic: t('auth.magic_title'),
   }
   const page = (
     <AuthPage
@@ -116,6 +120,15 @@ pages.get('/account', async (c) => {
   )
   return c.render(page, {
     title: titled(c, c.var.t('auth.account')),
+    description: c.var.t('auth.meta_description'),
+    noindex: true,
+  })
+})
+
+pages.get('/auth/confirm', (c) => {
+  c.header('Cache-Control', 'no-store')
+  return c.render(<ConfirmPage tokenHash={c.req.query('token_hash') ?? ''} />, {
+    title: titled(c, c.var.t('auth.confirm_title')),
     description: c.var.t('auth.meta_description'),
     noindex: true,
   })

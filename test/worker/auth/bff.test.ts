@@ -374,3 +374,58 @@ describe('two-step verification through the site', () => {
     expect(page).toContain('action="/auth/sign-in"')
   })
 })
+
+describe('sign-in links and codes by e-mail', () => {
+  const lastMail = (to: string) =>
+    env.DB.prepare('SELECT body_text FROM outbox WHERE to_address = ? ORDER BY id DESC')
+      .bind(to)
+      .first<{ body_text: string }>()
+
+  it('e-mails a link whose page signs in on a button press, once', async () => {
+    const { email } = await signedUp()
+    const sent = await form('/auth/magic-link', { email })
+    expect(sent.headers.get('location')).toBe(
+      `/auth?${new URLSearchParams({ mode: 'magic', sent: '1', email })}`,
+    )
+    const mail = await lastMail(email)
+    const link = new URL(mail!.body_text.match(/https:\/\/\S+/)![0])
+    expect(link.pathname).toBe('/auth/confirm')
+    // opening the link (as a mail scanner would) spends nothing; the button does
+    const page = await (await SELF.fetch(link.href)).text()
+    expect(page).toContain('action="/auth/confirm"')
+    const tokenHash = link.searchParams.get('token_hash')!
+    const fields = { token_hash: tokenHash, type: 'magiclink' }
+    const signedIn = await form('/auth/confirm', fields)
+    expect(signedIn.headers.get('location')).toBe('/')
+    expect(cookiesOf(signedIn)['sb-access-token']).toBeTruthy()
+    const again = await form('/auth/confirm', fields)
+    expect(again.headers.get('location')).toBe('/auth?mode=magic&error=otp_expired')
+  })
+
+  it('takes the six-digit code from the same e-mail instead', async () => {
+    const { email } = await signedUp()
+    await form('/auth/magic-link', { email })
+    const code = (await lastMail(email))!.body_text.match(/\b(\d{6})\b/)![1]
+    const wrong = await form('/auth/magic-code', {
+      email,
+      code: code === '000000' ? '111111' : '000000',
+    })
+    expect(wrong.headers.get('location')).toContain('error=invalid_code')
+    const right = await form('/auth/magic-code', { email, code })
+    expect(right.headers.get('location')).toBe('/')
+    const page = await (
+      await SELF.fetch(`${SITE}/about`, { headers: { Cookie: cookieHeader(cookiesOf(right)) } })
+    ).text()
+    expect(page).toContain(email)
+  })
+
+  it('answers an unknown address as a known one, and sends nothing', async () => {
+    const email = unique()
+    const sent = await form('/auth/magic-link', { email })
+    expect(sent.headers.get('location')).toContain('sent=1')
+    expect(await lastMail(email)).toBeNull()
+    const page = await (await SELF.fetch(`${SITE}/auth?mode=magic&sent=1`)).text()
+    expect(page).toContain(en.auth.magic_sent)
+    expect(page).toContain('action="/auth/magic-code"')
+  })
+})
