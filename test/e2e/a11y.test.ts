@@ -23,6 +23,8 @@ const PAGES = [
   '/contact',
   '/book',
   '/auth',
+  '/auth?mode=magic',
+  '/auth/confirm?token_hash=a-link-from-an-email-0000',
   '/blog',
   '/blog/shopify-seo-guide',
   '/privacy-policy',
@@ -43,7 +45,10 @@ type Violation = { id: string; impact: string; nodes: { target: string[] }[] }
 async function audit(
   path: string,
   viewport = { width: 1280, height: 900 },
-  { popup = false } = {},
+  {
+    popup = false,
+    prepare,
+  }: { popup?: boolean; prepare?: (page: import('playwright-core').Page) => Promise<void> } = {},
 ) {
   // axe is injected as a script, which the site's CSP rightly refuses: bypass it for the audit only.
   const context = await browser.newContext({
@@ -54,6 +59,7 @@ async function audit(
   if (!popup) await context.addInitScript(() => localStorage.setItem('welcome-popup-seen', '1'))
   await context.addInitScript(() => sessionStorage.setItem('splash-seen', '1'))
   const page = await context.newPage()
+  await prepare?.(page)
   await page.goto(path)
   await page.waitForSelector('body[data-hydrated]', { state: 'attached' })
   if (popup) {
@@ -82,7 +88,7 @@ async function audit(
 
 describe.each(LANGS)('axe in %s', (lang) => {
   it.each(PAGES)(`%s has no serious or critical violation`, async (path) => {
-    expect(await audit(`${path}?lang=${lang}`)).toEqual([])
+    expect(await audit(`${path}${path.includes('?') ? '&' : '?'}lang=${lang}`)).toEqual([])
   })
 })
 
@@ -95,5 +101,31 @@ describe('axe with the welcome popup open', () => {
 describe('axe on a phone', () => {
   it.each(['en', 'ar'])('home in %s', async (lang) => {
     expect(await audit(`/?lang=${lang}`, PHONE)).toEqual([])
+  })
+})
+
+describe('axe signed in', () => {
+  /** A new account, signed in, with an authenticator app being set up (QR code shown). */
+  const signedInSettingUp = async (page: import('playwright-core').Page) => {
+    const origin = {
+      Origin: inject('baseURL'),
+      'CF-Connecting-IP': `10.9.${Math.floor(Math.random() * 250)}.1`,
+    }
+    await page.request.post('/auth/sign-up', {
+      form: {
+        email: `axe-${crypto.randomUUID().slice(0, 8)}@example.org`,
+        password: 'correct horse 1',
+      },
+      headers: origin,
+    })
+    expect(
+      ((await (await page.request.get('/auth/session')).json()) as { signedIn: boolean }).signedIn,
+    ).toBe(true)
+    const setUp = await page.request.post('/auth/factors', { form: {}, headers: origin })
+    expect(new URL(setUp.url()).pathname).toBe('/account')
+    expect(await setUp.text()).toContain('class="qr-code')
+  }
+  it.each(['en', 'ar'])('the account page with a QR code in %s', async (lang) => {
+    expect(await audit(`/account?lang=${lang}`, PHONE, { prepare: signedInSettingUp })).toEqual([])
   })
 })

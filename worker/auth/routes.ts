@@ -91,7 +91,10 @@ authRoutes.post('/sign-out', ...guard, async (c) => {
   )
   const back = new URL(c.req.header('Referer') ?? '/', c.req.url)
   return c.redirect(
-    back.origin === new URL(c.req.url).origin && !back.pathname.startsWith('/auth')
+    // back where the visitor was, unless that page is for signed-in visitors (or sign-in) only
+    back.origin === new URL(c.req.url).origin &&
+      !back.pathname.startsWith('/auth') &&
+      back.pathname !== '/account'
       ? back.pathname
       : '/',
     303,

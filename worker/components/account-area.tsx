@@ -12,7 +12,9 @@ export function AccountArea({ inline = false }: { inline?: boolean }) {
     return (
       <div className="px-3">
         <p className="m-0 text-xs text-ink-600">{t('auth.signed_in_as')}</p>
-        <p className="m-0 mt-1 break-all text-sm font-semibold text-ink-900">{user.email}</p>
+        <p className="m-0 mt-1 break-all text-sm font-semibold text-ink-900">
+          <bdi>{user.email}</bdi>
+        </p>
         <a href="/account" className="mt-2 block text-sm font-semibold text-brand-700">
           {t('auth.account_settings')}
         </a>
@@ -28,7 +30,9 @@ export function AccountArea({ inline = false }: { inline?: boolean }) {
         </summary>
         <div className="absolute end-0 top-full z-50 mt-2 w-64 rounded-xl border border-slate-200 bg-white p-4 shadow-lg">
           <p className="m-0 text-xs text-ink-600">{t('auth.signed_in_as')}</p>
-          <p className="m-0 mt-1 break-all text-sm font-semibold text-ink-900">{user.email}</p>
+          <p className="m-0 mt-1 break-all text-sm font-semibold text-ink-900">
+            <bdi>{user.email}</bdi>
+          </p>
           <a href="/account" className="mt-3 block text-sm font-semibold text-brand-700">
             {t('auth.account_settings')}
           </a>

@@ -61,3 +61,6 @@ export function CodeField({ id, hint }: { id: string; hint?: string }) {
     </div>
   )
 }
+
+/** An e-mail address inside translated text keeps its own order in Arabic (Unicode isolates). */
+export const isolate = (text: string) => `\u2068${text}\u2069`

@@ -1,7 +1,14 @@
 import { renderSVG } from 'uqr'
 import type { Factor } from '../auth/mfa'
 import { SignOutForm } from '../components/account-area'
-import { Alert, CodeField, errorMessage, fieldClass, labelClass } from '../components/auth-form'
+import {
+  Alert,
+  CodeField,
+  errorMessage,
+  fieldClass,
+  isolate,
+  labelClass,
+} from '../components/auth-form'
 import { PageHero } from '../components/page-parts'
 import { usePage } from './context'
 
@@ -50,7 +57,7 @@ function Enrolment({ id, uri, secret }: { id: string; uri: string; secret: strin
   const { t } = usePage()
   return (
     <div className="mt-4 space-y-4">
-      <ol className="m-0 space-y-2 ps-5 text-ink-700">
+      <ol className="m-0 list-decimal space-y-2 ps-5 text-ink-700">
         <li>{t('auth.mfa_step_scan')}</li>
         <li>{t('auth.mfa_step_code')}</li>
       </ol>
@@ -67,7 +74,7 @@ function Enrolment({ id, uri, secret }: { id: string; uri: string; secret: strin
           {grouped(secret)}
         </p>
       </div>
-      <form method="post" action="/auth/factors/verify" className="space-y-4">
+      <form method="post" action="/auth/factors/verify" className="max-w-sm space-y-4">
         <CodeField id="enrol-code" />
         <div className="flex flex-wrap gap-3">
           <button type="submit" className="btn-primary">
@@ -101,7 +108,7 @@ export function AccountPage({
   return (
     <PageHero
       title={t('auth.account')}
-      subtitle={t('auth.already', { email: user!.email })}
+      subtitle={t('auth.already', { email: isolate(user!.email) })}
       crumbs={[{ label: t('auth.account') }]}
     >
       <div className="mt-8 max-w-3xl">

@@ -1,5 +1,12 @@
 import { SignOutForm } from '../components/account-area'
-import { Alert, CodeField, errorMessage, fieldClass, labelClass } from '../components/auth-form'
+import {
+  Alert,
+  CodeField,
+  errorMessage,
+  fieldClass,
+  isolate,
+  labelClass,
+} from '../components/auth-form'
 import { PageHero } from '../components/page-parts'
 import { usePage } from './context'
 
@@ -26,7 +33,10 @@ export function AuthPage({
   const message = errorMessage(t, error)
   if (user)
     return (
-      <PageHero title={t('auth.title')} subtitle={t('auth.already', { email: user.email })}>
+      <PageHero
+        title={t('auth.title')}
+        subtitle={t('auth.already', { email: isolate(user.email) })}
+      >
         <SignOutForm className="mt-8" button="btn-primary" />
       </PageHero>
     )

@@ -270,6 +270,16 @@ describe('password recovery', () => {
 })
 
 describe('account page', () => {
+  it('signing out there leads home, not back to a page for signed-in visitors', async () => {
+    const { jar } = await signedUp()
+    const out = await form(
+      '/auth/sign-out',
+      {},
+      { Cookie: cookieHeader(jar), Referer: `${SITE}/account` },
+    )
+    expect(out.headers.get('location')).toBe('/')
+  })
+
   it('is for signed-in visitors only, and changes the password', async () => {
     const signedOut = await SELF.fetch(`${SITE}/account`, { redirect: 'manual' })
     expect(signedOut.status).toBe(303)
