@@ -135,15 +135,7 @@ factorRoutes.post('/factors/:id/verify', async (c) => {
     return authError(c, 422, 'mfa_verification_failed', 'Invalid TOTP code entered')
   }
   const user = (await findUser(c.env.DB, claims.sub))!
-  return c.json(
-    await sessionJson(
-      c,
-      user,
-      accepted.session,
-      accepted.refreshToken,
-      await listFactors(c.env.DB, user.id),
-    ),
-  )
+  return c.json(await sessionJson(c, user, accepted.session, accepted.refreshToken))
 })
 
 factorRoutes.delete('/factors/:id', async (c) => {

@@ -1,7 +1,7 @@
 import type { Context } from 'hono'
 import { createLocalJWKSet, jwtVerify, SignJWT } from 'jose'
 import * as v from 'valibot'
-import { findSession, type FactorRow, type SessionRow, type UserRow } from '../db/auth'
+import { findSession, listFactors, type FactorRow, type SessionRow, type UserRow } from '../db/auth'
 import type { AppEnv } from '../env'
 import { ALG, publicKeys, signingKey } from './keys'
 
@@ -22,6 +22,9 @@ export type AuthErrorStatus = 400 | 401 | 403 | 404 | 422 | 429 | 503
 export function authError(c: Context<AppEnv>, status: AuthErrorStatus, code: string, msg: string) {
   return c.json({ code: status, error_code: code, msg }, status)
 }
+
+export const invalidEmail = (c: Context<AppEnv>) =>
+  authError(c, 400, 'validation_failed', 'Unable to validate email address: invalid format')
 
 export const weakPassword = (password: string) => password.length < 8
 
@@ -104,9 +107,8 @@ export async function sessionJson(
   user: UserRow,
   session: Pick<SessionRow, 'id' | 'aal' | 'amr'>,
   refreshToken: string,
-  factors: FactorRow[] = [],
 ) {
-  const key = await signingKey(c.env)
+  const [key, factors] = await Promise.all([signingKey(c.env), listFactors(c.env.DB, user.id)])
   const now = Math.floor(Date.now() / 1000)
   // the newest method first, as GoTrue lists them
   const amr = session.amr

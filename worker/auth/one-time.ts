@@ -9,7 +9,6 @@ import {
   failureCount,
   findUser,
   findUserByEmail,
-  listFactors,
   sendCooldown,
   useOneTimeCode,
   useOneTimeToken,
@@ -17,7 +16,15 @@ import {
 } from '../db/auth'
 import type { AppEnv } from '../env'
 import { queueMail } from '../mail/send'
-import { authError, bearerClaims, body, emailSchema, noBearer, sessionJson } from './gotrue'
+import {
+  authError,
+  bearerClaims,
+  body,
+  emailSchema,
+  invalidEmail,
+  noBearer,
+  sessionJson,
+} from './gotrue'
 import { hashPassword } from './passwords'
 
 /**
@@ -108,13 +115,7 @@ const unusablePasswordHash = () => {
 
 oneTimeRoutes.post('/recover', async (c) => {
   const input = await body(c, RecoverSchema)
-  if (!input)
-    return authError(
-      c,
-      400,
-      'validation_failed',
-      'Unable to validate email address: invalid format',
-    )
+  if (!input) return invalidEmail(c)
   const user = await findUserByEmail(c.env.DB, input.email)
   // The same answer whether or not the account exists: nobody learns who has one.
   if (user) {
@@ -132,13 +133,7 @@ oneTimeRoutes.post('/recover', async (c) => {
 /** Passwordless sign-in: one e-mail with a magic link and the same sign-in as a code. */
 oneTimeRoutes.post('/otp', async (c) => {
   const input = await body(c, OtpSchema)
-  if (!input)
-    return authError(
-      c,
-      400,
-      'validation_failed',
-      'Unable to validate email address: invalid format',
-    )
+  if (!input) return invalidEmail(c)
   // Hashed whether or not it is needed, so an existing account answers as slowly as a new one.
   const passwordHash = await unusablePasswordHash()
   let user = await findUserByEmail(c.env.DB, input.email)
@@ -209,9 +204,7 @@ oneTimeRoutes.post('/verify', async (c) => {
     )
   const method = input.type === 'recovery' ? 'recovery' : 'otp'
   const { session, refreshToken } = await createSession(c.env.DB, user.id, method)
-  return c.json(
-    await sessionJson(c, user, session, refreshToken, await listFactors(c.env.DB, user.id)),
-  )
+  return c.json(await sessionJson(c, user, session, refreshToken))
 })
 
 /**
@@ -229,13 +222,7 @@ oneTimeRoutes.post('/resend', async (c) => {
       'validation_failed',
       'Missing one of these types: signup, email_change',
     )
-  if (!v.is(ResendSchema, json))
-    return authError(
-      c,
-      400,
-      'validation_failed',
-      'Unable to validate email address: invalid format',
-    )
+  if (!v.is(ResendSchema, json)) return invalidEmail(c)
   return c.json({})
 })
 

@@ -22,6 +22,7 @@ import { oneTimeRoutes, spendReauthentication } from './one-time'
 import { AuthConfigError, publicKeys } from './keys'
 import {
   authError,
+  invalidEmail,
   bearerClaims,
   body,
   emailSchema,
@@ -99,13 +100,7 @@ authService.get('/.well-known/jwks.json', async (c) => {
 
 authService.post('/signup', async (c) => {
   const input = await body(c, SignupSchema)
-  if (!input)
-    return authError(
-      c,
-      400,
-      'validation_failed',
-      'Unable to validate email address: invalid format',
-    )
+  if (!input) return invalidEmail(c)
   if (weakPassword(input.password)) return weakPasswordError(c)
   const user = await createUser(c.env.DB, {
     email: input.email,
@@ -141,15 +136,7 @@ authService.post('/token', async (c) => {
       return authError(c, 400, 'invalid_credentials', 'Invalid login credentials')
     }
     const { session, refreshToken } = await createSession(c.env.DB, user.id)
-    return c.json(
-      await sessionJson(
-        c,
-        (await findUser(c.env.DB, user.id))!,
-        session,
-        refreshToken,
-        await listFactors(c.env.DB, user.id),
-      ),
-    )
+    return c.json(await sessionJson(c, (await findUser(c.env.DB, user.id))!, session, refreshToken))
   }
   if (grant === 'refresh_token') {
     const input = await body(c, RefreshGrantSchema)
@@ -173,15 +160,7 @@ authService.post('/token', async (c) => {
     const user = await findUser(c.env.DB, rotated.session.user_id)
     if (!user)
       return authError(c, 400, 'user_not_found', 'User from sub claim in JWT does not exist')
-    return c.json(
-      await sessionJson(
-        c,
-        user,
-        rotated.session,
-        rotated.refreshToken,
-        await listFactors(c.env.DB, user.id),
-      ),
-    )
+    return c.json(await sessionJson(c, user, rotated.session, rotated.refreshToken))
   }
   return authError(c, 400, 'validation_failed', 'Unsupported grant type')
 })

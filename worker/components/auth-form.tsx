@@ -34,6 +34,52 @@ export function Alert({ message }: { message?: string }) {
   )
 }
 
+/** The visitor's e-mail address, kept from the last try. */
+export function EmailField({ email }: { email?: string }) {
+  const { t } = usePage()
+  return (
+    <div>
+      <label htmlFor="auth-email" className={labelClass}>
+        {t('auth.email')}
+      </label>
+      <input
+        id="auth-email"
+        name="email"
+        type="email"
+        required
+        autoComplete="email"
+        defaultValue={email}
+        className={fieldClass}
+      />
+    </div>
+  )
+}
+
+/** A new password (recovery and the account page), with the rule it must meet. */
+export function NewPasswordField({ id }: { id: string }) {
+  const { t } = usePage()
+  return (
+    <div>
+      <label htmlFor={id} className={labelClass}>
+        {t('auth.new_password')}
+      </label>
+      <input
+        id={id}
+        name="password"
+        type="password"
+        required
+        minLength={8}
+        autoComplete="new-password"
+        aria-describedby={`${id}-hint`}
+        className={fieldClass}
+      />
+      <p id={`${id}-hint`} className="m-0 mt-1 text-xs text-ink-600">
+        {t('auth.password_hint')}
+      </p>
+    </div>
+  )
+}
+
 /** The six-digit code of an authenticator app (one-time-code lets phones offer it). */
 export function CodeField({ id, hint }: { id: string; hint?: string }) {
   const { t } = usePage()

@@ -8,6 +8,7 @@ import {
   fieldClass,
   isolate,
   labelClass,
+  NewPasswordField,
 } from '../components/auth-form'
 import { PageHero } from '../components/page-parts'
 import { usePage } from './context'
@@ -154,24 +155,7 @@ export function AccountPage({
             {t('auth.change_password')}
           </h2>
           <form method="post" action="/auth/password" className="mt-4 space-y-4">
-            <div>
-              <label htmlFor="account-password" className={labelClass}>
-                {t('auth.new_password')}
-              </label>
-              <input
-                id="account-password"
-                name="password"
-                type="password"
-                required
-                minLength={8}
-                autoComplete="new-password"
-                aria-describedby="account-password-hint"
-                className={fieldClass}
-              />
-              <p id="account-password-hint" className="m-0 mt-1 text-xs text-ink-600">
-                {t('auth.password_hint')}
-              </p>
-            </div>
+            <NewPasswordField id="account-password" />
             <button type="submit" className="btn-primary">
               {t('auth.save_password')}
             </button>

@@ -2,10 +2,12 @@ import { SignOutForm } from '../components/account-area'
 import {
   Alert,
   CodeField,
+  EmailField,
   errorMessage,
   fieldClass,
   isolate,
   labelClass,
+  NewPasswordField,
 } from '../components/auth-form'
 import { PageHero } from '../components/page-parts'
 import { usePage } from './context'
@@ -79,20 +81,7 @@ export function AuthPage({
             </>
           ) : (
             <form method="post" action="/auth/magic-link" className="space-y-4">
-              <div>
-                <label htmlFor="auth-email" className={labelClass}>
-                  {t('auth.email')}
-                </label>
-                <input
-                  id="auth-email"
-                  name="email"
-                  type="email"
-                  required
-                  autoComplete="email"
-                  defaultValue={email}
-                  className={fieldClass}
-                />
-              </div>
+              <EmailField email={email} />
               <button type="submit" className="btn-primary w-full">
                 {t('auth.magic_send')}
               </button>
@@ -117,20 +106,7 @@ export function AuthPage({
             </p>
           ) : (
             <form method="post" action="/auth/recover" className="space-y-4">
-              <div>
-                <label htmlFor="auth-email" className={labelClass}>
-                  {t('auth.email')}
-                </label>
-                <input
-                  id="auth-email"
-                  name="email"
-                  type="email"
-                  required
-                  autoComplete="email"
-                  defaultValue={email}
-                  className={fieldClass}
-                />
-              </div>
+              <EmailField email={email} />
               <button type="submit" className="btn-primary w-full">
                 {t('auth.send_link')}
               </button>
@@ -173,20 +149,7 @@ export function AuthPage({
           className="space-y-4"
         >
           {next && <input type="hidden" name="next" value={next} />}
-          <div>
-            <label htmlFor="auth-email" className={labelClass}>
-              {t('auth.email')}
-            </label>
-            <input
-              id="auth-email"
-              name="email"
-              type="email"
-              required
-              autoComplete="email"
-              defaultValue={email}
-              className={fieldClass}
-            />
-          </div>
+          <EmailField email={email} />
           <div>
             <label htmlFor="auth-password" className={labelClass}>
               {t('auth.password')}
@@ -235,24 +198,7 @@ export function ResetPage({ token, error }: { token: string; error?: string }) {
         <Alert message={errorMessage(t, error)} />
         <form method="post" action="/auth/reset" className="space-y-4">
           <input type="hidden" name="token" value={token} />
-          <div>
-            <label htmlFor="auth-new-password" className={labelClass}>
-              {t('auth.new_password')}
-            </label>
-            <input
-              id="auth-new-password"
-              name="password"
-              type="password"
-              required
-              minLength={8}
-              autoComplete="new-password"
-              aria-describedby="auth-new-password-hint"
-              className={fieldClass}
-            />
-            <p id="auth-new-password-hint" className="m-0 mt-1 text-xs text-ink-600">
-              {t('auth.password_hint')}
-            </p>
-          </div>
+          <NewPasswordField id="auth-new-password" />
           <button type="submit" className="btn-primary w-full">
             {t('auth.save_password')}
           </button>

@@ -1,12 +1,11 @@
 import { createExecutionContext, env, SELF, waitOnExecutionContext } from 'cloudflare:test'
 import { exportJWK, generateKeyPair, SignJWT } from 'jose'
-import { TOTP } from 'otpauth'
 import { describe, expect, it } from 'vitest'
+import { codeFor, SITE, unique as uniqueEmail } from './helpers'
 import en from '../../../locales/en.json'
 import app from '../../../worker/index'
 
-const SITE = 'https://example.com'
-const unique = () => `bff-${crypto.randomUUID().slice(0, 8)}@example.org`
+const unique = () => uniqueEmail('bff')
 
 function form(path: string, fields: Record<string, string>, headers: Record<string, string> = {}) {
   return SELF.fetch(SITE + path, {
@@ -305,12 +304,6 @@ describe('account page', () => {
     ).toBe('/')
   })
 })
-
-/** The code an authenticator app shows `steps` 30-second steps from now. */
-const codeFor = (secret: string, steps = 0) =>
-  new TOTP({ secret, algorithm: 'SHA1', digits: 6, period: 30 }).generate({
-    timestamp: Date.now() + steps * 30_000,
-  })
 
 describe('two-step verification through the site', () => {
   it('sets up an authenticator app on /account, then asks for its code at sign-in', async () => {

@@ -1,24 +1,10 @@
-import { createClient } from '@supabase/supabase-js'
 import { SELF } from 'cloudflare:test'
 import { decodeJwt } from 'jose'
-import { TOTP } from 'otpauth'
 import { describe, expect, it } from 'vitest'
+import { client, codeFor, SITE, unique as uniqueEmail } from './helpers'
 import en from '../../../locales/en.json'
 
-const SITE = 'https://example.com'
-const unique = () => `mfa-${crypto.randomUUID().slice(0, 8)}@example.org`
-
-const client = () =>
-  createClient(SITE, 'anon-key', {
-    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
-    global: { fetch: (input, init) => SELF.fetch(input as RequestInfo, init) },
-  })
-
-/** The code an authenticator app shows `steps` 30-second steps from now. */
-const codeFor = (secret: string, steps = 0) =>
-  new TOTP({ secret, algorithm: 'SHA1', digits: 6, period: 30 }).generate({
-    timestamp: Date.now() + steps * 30_000,
-  })
+const unique = () => uniqueEmail('mfa')
 
 describe('TOTP factors with @supabase/supabase-js', () => {
   it('enrols, challenges and verifies to aal2; a code works once; unenrol needs aal2', async () => {

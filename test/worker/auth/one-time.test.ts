@@ -1,28 +1,11 @@
-import { createClient } from '@supabase/supabase-js'
-import { env, SELF } from 'cloudflare:test'
+import { env } from 'cloudflare:test'
 import { decodeJwt } from 'jose'
 import { describe, expect, it } from 'vitest'
+import { api, client, SITE, unique as uniqueEmail } from './helpers'
 import en from '../../../locales/en.json'
 
-const SITE = 'https://example.com'
-const unique = () => `otp-${crypto.randomUUID().slice(0, 8)}@example.org`
+const unique = () => uniqueEmail('otp')
 
-/** The official client, unchanged, talking to the worker. */
-const client = () =>
-  createClient(SITE, 'anon-key', {
-    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
-    global: { fetch: (input, init) => SELF.fetch(input as RequestInfo, init) },
-  })
-
-const api = (path: string, init: RequestInit = {}) =>
-  SELF.fetch(`${SITE}/auth/v1${path}`, {
-    ...init,
-    headers: {
-      'Content-Type': 'application/json',
-      'CF-Connecting-IP': `192.0.2.${Math.floor(Math.random() * 250)}`,
-      ...init.headers,
-    },
-  })
 const post = (path: string, body: unknown) =>
   api(path, { method: 'POST', body: JSON.stringify(body) })
 

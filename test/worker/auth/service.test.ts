@@ -1,28 +1,10 @@
-import { createClient } from '@supabase/supabase-js'
-import { createExecutionContext, env, SELF, waitOnExecutionContext } from 'cloudflare:test'
+import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test'
 import { decodeJwt, decodeProtectedHeader, exportJWK, generateKeyPair, SignJWT } from 'jose'
 import { describe, expect, it } from 'vitest'
+import { api, client, SITE, unique as uniqueEmail } from './helpers'
 import app from '../../../worker/index'
 
-const SITE = 'https://example.com'
-const unique = () => `user-${crypto.randomUUID().slice(0, 8)}@example.org`
-
-/** The official client, unchanged, talking to the worker. */
-const client = () =>
-  createClient(SITE, 'anon-key', {
-    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
-    global: { fetch: (input, init) => SELF.fetch(input as RequestInfo, init) },
-  })
-
-const api = (path: string, init: RequestInit = {}) =>
-  SELF.fetch(`${SITE}/auth/v1${path}`, {
-    ...init,
-    headers: {
-      'Content-Type': 'application/json',
-      'CF-Connecting-IP': `192.0.2.${Math.floor(Math.random() * 250)}`,
-      ...init.headers,
-    },
-  })
+const unique = () => uniqueEmail('user')
 
 describe('built-in auth service with @supabase/supabase-js', () => {
   it('signs up, signs in, reads and updates the user, refreshes and signs out', async () => {
