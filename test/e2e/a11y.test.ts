@@ -41,16 +41,14 @@ beforeAll(async () => {
 afterAll(() => browser?.close())
 
 type Violation = { id: string; impact: string; nodes: { target: string[] }[] }
+type Page = import('playwright-core').Page
 
-async function audit(
-  path: string,
+/** A visitor's browser tab; axe is injected as a script, which the site's CSP rightly refuses,
+ * so CSP is bypassed for the audit only. */
+async function visitor(
   viewport = { width: 1280, height: 900 },
-  {
-    popup = false,
-    prepare,
-  }: { popup?: boolean; prepare?: (page: import('playwright-core').Page) => Promise<void> } = {},
+  { popup = false, prepare }: { popup?: boolean; prepare?: (page: Page) => Promise<void> } = {},
 ) {
-  // axe is injected as a script, which the site's CSP rightly refuses: bypass it for the audit only.
   const context = await browser.newContext({
     baseURL: inject('baseURL'),
     viewport,
@@ -60,6 +58,11 @@ async function audit(
   await context.addInitScript(() => sessionStorage.setItem('splash-seen', '1'))
   const page = await context.newPage()
   await prepare?.(page)
+  return page
+}
+
+/** The serious and critical violations axe finds on the page at `path`, once it has hydrated. */
+async function audit(page: Page, path: string, { popup = false } = {}) {
   await page.goto(path)
   await page.waitForSelector('body[data-hydrated]', { state: 'attached' })
   if (popup) {
@@ -74,7 +77,6 @@ async function audit(
     })
     return result.violations
   })
-  await context.close()
   return violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map(
@@ -86,27 +88,44 @@ async function audit(
     )
 }
 
+/** One fresh visitor's audit of one page. */
+async function auditAlone(path: string, ...options: Parameters<typeof visitor>) {
+  const page = await visitor(...options)
+  try {
+    return await audit(page, path, { popup: options[1]?.popup })
+  } finally {
+    await page.context().close()
+  }
+}
+
+// One visitor per language walks through every page (a new context per page costs as much as
+// the audit's own work, on a suite that runs 100 of them).
 describe.each(LANGS)('axe in %s', (lang) => {
+  let page: Page
+  beforeAll(async () => {
+    page = await visitor()
+  })
+  afterAll(() => page?.context().close())
   it.each(PAGES)(`%s has no serious or critical violation`, async (path) => {
-    expect(await audit(`${path}${path.includes('?') ? '&' : '?'}lang=${lang}`)).toEqual([])
+    expect(await audit(page, `${path}${path.includes('?') ? '&' : '?'}lang=${lang}`)).toEqual([])
   })
 })
 
 describe('axe with the welcome popup open', () => {
   it.each(['en', 'ar'])('home in %s', async (lang) => {
-    expect(await audit(`/?lang=${lang}`, PHONE, { popup: true })).toEqual([])
+    expect(await auditAlone(`/?lang=${lang}`, PHONE, { popup: true })).toEqual([])
   })
 })
 
 describe('axe on a phone', () => {
   it.each(['en', 'ar'])('home in %s', async (lang) => {
-    expect(await audit(`/?lang=${lang}`, PHONE)).toEqual([])
+    expect(await auditAlone(`/?lang=${lang}`, PHONE)).toEqual([])
   })
 })
 
 describe('axe signed in', () => {
   /** A new account, signed in, with an authenticator app being set up (QR code shown). */
-  const signedInSettingUp = async (page: import('playwright-core').Page) => {
+  const signedInSettingUp = async (page: Page) => {
     const origin = {
       Origin: inject('baseURL'),
       'CF-Connecting-IP': `10.9.${Math.floor(Math.random() * 250)}.1`,
@@ -126,6 +145,8 @@ describe('axe signed in', () => {
     expect(await setUp.text()).toContain('class="qr-code')
   }
   it.each(['en', 'ar'])('the account page with a QR code in %s', async (lang) => {
-    expect(await audit(`/account?lang=${lang}`, PHONE, { prepare: signedInSettingUp })).toEqual([])
+    expect(
+      await auditAlone(`/account?lang=${lang}`, PHONE, { prepare: signedInSettingUp }),
+    ).toEqual([])
   })
 })
