@@ -1,8 +1,8 @@
-import { TOTP } from 'otpauth'
 import { describe, expect, it } from 'vitest'
 import ar from '../../locales/ar.json'
 import en from '../../locales/en.json'
 import { hydrated, PHONE, useBrowser } from './browser'
+import { codeFor } from '../totp'
 import { query } from './d1'
 
 const { open } = useBrowser()
@@ -76,36 +76,34 @@ for (const [lang, t, viewport, device] of [
   })
 }
 
-describe('two tabs', () => {
-  it('signing out in one tab signs the other out too', async () => {
-    const email = `e2e-tabs-${crypto.randomUUID().slice(0, 6)}@example.org`
-    const first = await open('/auth?mode=sign-up')
-    await first.locator('main').getByLabel(en.auth.email).fill(email)
-    await first.locator('main').getByLabel(en.auth.password).fill('correct horse 1')
-    await first.locator('main form').getByRole('button', { name: en.auth.sign_up }).click()
-    await first.waitForURL((url) => url.pathname === '/')
-    const second = await first.context().newPage()
-    await second.goto('/about')
-    await hydrated(second)
-    expect(await second.locator('header details[data-account]').count()).toBe(1)
-    await hydrated(first)
-    await first.locator('header details[data-account] > summary').click()
-    await first
-      .locator('header')
-      .getByRole('button', { name: en.auth.sign_out })
-      .filter({ visible: true })
-      .click()
-    // the other tab hears it and reloads, signed out
-    await second.waitForSelector('header a[href="/auth"]', { timeout: 10_000 })
-    expect(await second.locator('header details[data-account]').count()).toBe(0)
-    await first.context().close()
-  })
-})
-
-/** The code an authenticator app shows `steps` 30-second steps from now. */
-const codeFor = (secret: string, steps = 0) =>
-  new TOTP({ secret, algorithm: 'SHA1', digits: 6, period: 30 }).generate({
-    timestamp: Date.now() + steps * 30_000,
+for (const [lang, t] of [
+  ['en', en],
+  ['ar', ar],
+] as const)
+  describe(`two tabs (${lang})`, () => {
+    it('signing out in one tab signs the other out too', async () => {
+      const email = `e2e-tabs-${lang}-${crypto.randomUUID().slice(0, 6)}@example.org`
+      const first = await open(`/auth?mode=sign-up&lang=${lang}`)
+      await first.locator('main').getByLabel(t.auth.email).fill(email)
+      await first.locator('main').getByLabel(t.auth.password).fill('correct horse 1')
+      await first.locator('main form').getByRole('button', { name: t.auth.sign_up }).click()
+      await first.waitForURL((url) => url.pathname === '/')
+      const second = await first.context().newPage()
+      await second.goto('/about')
+      await hydrated(second)
+      expect(await second.locator('header details[data-account]').count()).toBe(1)
+      await hydrated(first)
+      await first.locator('header details[data-account] > summary').click()
+      await first
+        .locator('header')
+        .getByRole('button', { name: t.auth.sign_out })
+        .filter({ visible: true })
+        .click()
+      // the other tab hears it and reloads, signed out
+      await second.waitForSelector('header a[href="/auth"]', { timeout: 10_000 })
+      expect(await second.locator('header details[data-account]').count()).toBe(0)
+      await first.context().close()
+    })
   })
 
 for (const [lang, t, viewport, device] of [

@@ -1,6 +1,5 @@
 import { createClient } from '@supabase/supabase-js'
 import { SELF } from 'cloudflare:test'
-import { TOTP } from 'otpauth'
 
 /** What the auth tests share: the site's origin, fresh addresses, clients of the service. */
 export const SITE = 'https://example.com'
@@ -25,8 +24,4 @@ export const api = (path: string, init: RequestInit = {}) =>
     },
   })
 
-/** The code an authenticator app shows `steps` 30-second steps from now. */
-export const codeFor = (secret: string, steps = 0) =>
-  new TOTP({ secret, algorithm: 'SHA1', digits: 6, period: 30 }).generate({
-    timestamp: Date.now() + steps * 30_000,
-  })
+export { codeFor } from '../../totp'
