@@ -93,3 +93,23 @@ export function Icon({
     </svg>
   )
 }
+
+/** A five-star rating drawn as one SVG (a testimonial grid would otherwise draw 40 of them). */
+export function Stars({ className = 'h-4 w-auto' }: { className?: string }) {
+  return (
+    <svg
+      viewBox="0 0 128 24"
+      aria-hidden="true"
+      focusable="false"
+      className={className}
+      fill="currentColor"
+      stroke="currentColor"
+      strokeWidth={2}
+      strokeLinejoin="round"
+    >
+      {[0, 26, 52, 78, 104].map((x) => (
+        <path key={x} transform={`translate(${x} 0)`} d={PATHS.star} />
+      ))}
+    </svg>
+  )
+}

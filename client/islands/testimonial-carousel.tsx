@@ -1,6 +1,6 @@
 import useEmblaCarousel from 'embla-carousel-react'
 import { useCallback, type KeyboardEvent } from 'react'
-import { Icon } from '../components/icon'
+import { Icon, Stars } from '../components/icon'
 import { defineIsland } from '../island'
 
 export type Testimonial = {
@@ -65,10 +65,8 @@ function TestimonialCarousel(props: TestimonialCarouselProps) {
               className="min-w-0 shrink-0 grow-0 basis-full ps-4 md:basis-1/2 lg:basis-1/3"
             >
               <figure className="card m-0 flex h-full flex-col select-none">
-                <div className="flex gap-0.5 text-accent-500">
-                  {[0, 1, 2, 3, 4].map((s) => (
-                    <Icon key={s} name="star" filled className="h-4 w-4" />
-                  ))}
+                <div className="flex text-accent-500">
+                  <Stars />
                   <span className="sr-only">{props.ratingLabel}</span>
                 </div>
                 <blockquote className="m-0 mt-4 flex-1 leading-relaxed text-ink-700">
