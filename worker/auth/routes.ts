@@ -154,13 +154,18 @@ authRoutes.get('/session', (c) => {
   return c.json({ signedIn: Boolean(c.var.user), email: c.var.user?.email ?? null })
 })
 
+const NewPassword = v.object({ password: v.pipe(v.string(), v.minLength(8), v.maxLength(200)) })
+
 /** The account page's new password, set with the visitor's own access token. */
 authRoutes.post('/password', ...guard, async (c) => {
   const access = getCookie(c, ACCESS_COOKIE)
   if (!c.var.user || !access) return c.redirect('/auth?next=/account', 303)
-  const password = new URLSearchParams(await c.req.text()).get('password') ?? ''
-  if (password.length < 8 || password.length > 200)
-    return c.redirect('/account?error=weak_password', 303)
+  const parsed = v.safeParse(
+    NewPassword,
+    Object.fromEntries(new URLSearchParams(await c.req.text())),
+  )
+  if (!parsed.success) return c.redirect('/account?error=weak_password', 303)
+  const { password } = parsed.output
   try {
     const res = await callAuth(c, '/user', {
       method: 'PUT',
