@@ -1,8 +1,10 @@
 import { Hono, type Context } from 'hono'
 import { getCookie, setCookie } from 'hono/cookie'
 import * as v from 'valibot'
+import { httpOnlyCookie } from '../cookies'
 import type { AppEnv } from '../env'
 import { limitBody, sameSiteOnly } from '../middleware/form-guard'
+import { formFields } from './forms'
 
 export const CONSENT_COOKIE = 'tracking-consent'
 const SIX_MONTHS = 60 * 60 * 24 * 183
@@ -27,21 +29,13 @@ consent.post('/', sameSiteOnly(), limitBody(1024), async (c) => {
   const type = c.req.header('Content-Type') ?? ''
   let body: unknown = null
   try {
-    body = type.startsWith('application/json')
-      ? await c.req.json()
-      : Object.fromEntries(new URLSearchParams(await c.req.text()))
+    body = type.startsWith('application/json') ? await c.req.json() : await formFields(c)
   } catch {
     // refused below
   }
   const parsed = v.safeParse(ChoiceSchema, body)
   if (!parsed.success) return c.json({ error: c.var.t('errors.invalid') }, 400)
-  setCookie(c, CONSENT_COOKIE, parsed.output.choice, {
-    path: '/',
-    maxAge: SIX_MONTHS,
-    httpOnly: true,
-    sameSite: 'Lax',
-    secure: new URL(c.req.url).protocol === 'https:',
-  })
+  setCookie(c, CONSENT_COOKIE, parsed.output.choice, httpOnlyCookie(c, '/', SIX_MONTHS))
   if (type.startsWith('application/json')) return c.body(null, 204)
   const back = new URL(c.req.header('Referer') ?? '/', c.req.url)
   return c.redirect(

@@ -9,6 +9,16 @@ import { FormResultPage } from '../pages/form-result'
  * JavaScript (urlencoded) get a page saying what happened.
  */
 export type Mode = 'json' | 'form'
+
+/** A urlencoded form post's fields (of a repeated name, the last). */
+export const formFields = async (c: Context<AppEnv>) =>
+  Object.fromEntries(new URLSearchParams(await c.req.text()))
+
+/** A urlencoded form post checked against the schema: its output, or null when it does not fit. */
+export async function readForm<S extends v.GenericSchema>(c: Context<AppEnv>, schema: S) {
+  const parsed = v.safeParse(schema, await formFields(c))
+  return parsed.success ? (parsed.output as v.InferOutput<S>) : null
+}
 type Parsed<T> =
   { ok: true; mode: Mode; data: T } | { ok: false; res: Response | Promise<Response> }
 
@@ -29,7 +39,7 @@ export async function parse<S extends v.GenericSchema>(
     }
   } else if (formAllowed && type.startsWith('application/x-www-form-urlencoded')) {
     mode = 'form'
-    body = Object.fromEntries(new URLSearchParams(await c.req.text()))
+    body = await formFields(c)
   } else {
     return { ok: false, res: c.json({ error: c.var.t('errors.unsupported_type') }, 415) }
   }

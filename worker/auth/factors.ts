@@ -9,7 +9,6 @@ import {
   createChallenge,
   createFactor,
   deleteFactor,
-  failureCount,
   findFactor,
   findUser,
   listFactors,
@@ -17,7 +16,7 @@ import {
   type FactorRow,
 } from '../db/auth'
 import type { AppEnv } from '../env'
-import { authError, bearerClaims, body, noBearer, sessionJson } from './gotrue'
+import { authError, bearerClaims, body, noBearer, sessionJson, throttled } from './gotrue'
 
 /**
  * Multi-factor authentication of the built-in service (GoTrue's /factors API): TOTP factors
@@ -27,7 +26,6 @@ import { authError, bearerClaims, body, noBearer, sessionJson } from './gotrue'
 export const factorRoutes = new Hono<AppEnv>()
 
 const MAX_FACTORS = 10
-const MAX_CODE_FAILURES = 5
 
 const EnrollSchema = v.object({
   factor_type: v.literal('totp'),
@@ -106,13 +104,8 @@ factorRoutes.post('/factors/:id/verify', async (c) => {
   if (!input)
     return authError(c, 400, 'validation_failed', 'A challenge_id and a six-digit code are needed')
   const throttle = [`totp:${factor.id}`]
-  if ((await failureCount(c.env.DB, throttle)) >= MAX_CODE_FAILURES)
-    return authError(
-      c,
-      429,
-      'over_request_rate_limit',
-      'Too many wrong codes. Please try again in 15 minutes.',
-    )
+  const tooMany = await throttled(c, throttle, 'wrong codes')
+  if (tooMany) return tooMany
   if (!(await openChallenge(c.env.DB, input.challenge_id, factor.id)))
     return authError(
       c,

@@ -1,5 +1,6 @@
 import type { Context } from 'hono'
 import { setCookie } from 'hono/cookie'
+import { httpOnlyCookie } from '../cookies'
 import type { AppEnv } from '../env'
 
 export const FLASH_COOKIE = 'flash'
@@ -9,11 +10,5 @@ export function flash(
   c: Context<AppEnv>,
   notice: { title: string; description?: string; variant?: 'destructive' },
 ) {
-  setCookie(c, FLASH_COOKIE, JSON.stringify(notice), {
-    path: '/',
-    httpOnly: true,
-    sameSite: 'Lax',
-    secure: new URL(c.req.url).protocol === 'https:',
-    maxAge: 60,
-  })
+  setCookie(c, FLASH_COOKIE, JSON.stringify(notice), httpOnlyCookie(c, '/', 60))
 }

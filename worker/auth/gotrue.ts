@@ -1,7 +1,14 @@
 import type { Context } from 'hono'
 import { createLocalJWKSet, jwtVerify, SignJWT } from 'jose'
 import * as v from 'valibot'
-import { findSession, listFactors, type FactorRow, type SessionRow, type UserRow } from '../db/auth'
+import {
+  failureCount,
+  findSession,
+  listFactors,
+  type FactorRow,
+  type SessionRow,
+  type UserRow,
+} from '../db/auth'
 import type { AppEnv } from '../env'
 import { ALG, publicKeys, signingKey } from './keys'
 
@@ -26,7 +33,9 @@ export function authError(c: Context<AppEnv>, status: AuthErrorStatus, code: str
 export const invalidEmail = (c: Context<AppEnv>) =>
   authError(c, 400, 'validation_failed', 'Unable to validate email address: invalid format')
 
-export const weakPassword = (password: string) => password.length < 8
+/** The built-in service's password rule; the site's forms ask for the same. */
+export const MIN_PASSWORD_LENGTH = 8
+export const weakPassword = (password: string) => password.length < MIN_PASSWORD_LENGTH
 
 export const weakPasswordError = (c: Context<AppEnv>) =>
   c.json(
@@ -38,6 +47,23 @@ export const weakPasswordError = (c: Context<AppEnv>) =>
     },
     422,
   )
+
+export const userNotFound = (c: Context<AppEnv>, status: 400 | 404 = 404) =>
+  authError(c, status, 'user_not_found', 'User from sub claim in JWT does not exist')
+
+/** Failures allowed per key (an e-mail, an IP, a factor) in 15 minutes before GoTrue's 429. */
+export const MAX_FAILURES = 5
+
+/** GoTrue's 429 when one of the keys has failed too often lately; null while they may try. */
+export async function throttled(c: Context<AppEnv>, keys: string[], what: string) {
+  if ((await failureCount(c.env.DB, keys)) < MAX_FAILURES) return null
+  return authError(
+    c,
+    429,
+    'over_request_rate_limit',
+    `Too many ${what}. Please try again in 15 minutes.`,
+  )
+}
 
 export const noBearer = (c: Context<AppEnv>) =>
   authError(c, 401, 'no_authorization', 'This endpoint requires a valid Bearer token')

@@ -3,9 +3,11 @@ import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
 import { decodeJwt } from 'jose'
 import * as v from 'valibot'
 import type { AppEnv } from '../env'
-import { limitBody, rateLimit, sameSiteOnly } from '../middleware/form-guard'
+import { readForm } from '../api/forms'
+import { httpOnlyCookie } from '../cookies'
 import { flash } from './flash'
-import { ACCESS_COOKIE, callAuth, rememberSession, type TokenSet } from './session'
+import { authForm, sixDigits } from './forms'
+import { ACCESS_COOKIE, callAuth, rememberSession, signedInOnly, type TokenSet } from './session'
 
 /**
  * Two-step sign-in for the site (the backend-for-frontend side of the service's /factors API):
@@ -36,14 +38,6 @@ interface Pending {
   email: string
 }
 
-const cookieOptions = (c: Context<AppEnv>, path: string, maxAge: number) => ({
-  path,
-  httpOnly: true,
-  sameSite: 'Lax' as const,
-  secure: new URL(c.req.url).protocol === 'https:',
-  maxAge,
-})
-
 const readJson = <T>(raw: string | undefined): T | null => {
   try {
     return raw ? (JSON.parse(raw) as T) : null
@@ -70,7 +64,7 @@ export function completeSignIn(
       next,
       email: tokens.user.email,
     }
-    setCookie(c, PENDING_COOKIE, JSON.stringify(pending), cookieOptions(c, '/auth', 300))
+    setCookie(c, PENDING_COOKIE, JSON.stringify(pending), httpOnlyCookie(c, '/auth', 300))
     return c.redirect('/auth?mode=mfa', 303)
   }
   rememberSession(c, tokens)
@@ -93,7 +87,9 @@ export async function accountFactors(c: Context<AppEnv>): Promise<Factor[] | nul
   const access = getCookie(c, ACCESS_COOKIE)
   if (!access) return null
   try {
-    const res = await callAuth(c, '/user', { headers: { Authorization: `Bearer ${access}` } })
+    const res = await callAuth(c, '/user', {
+      headers: { Authorization: `Bearer ${getCookie(c, ACCESS_COOKIE)}` },
+    })
     if (!res.ok) return null
     return ((await res.json()) as { factors?: Factor[] }).factors ?? []
   } catch {
@@ -101,11 +97,8 @@ export async function accountFactors(c: Context<AppEnv>): Promise<Factor[] | nul
   }
 }
 
-const Code = v.object({ code: v.pipe(v.string(), v.trim(), v.regex(/^\d{6}$/)) })
-const readCode = async (c: Context<AppEnv>) => {
-  const parsed = v.safeParse(Code, Object.fromEntries(new URLSearchParams(await c.req.text())))
-  return parsed.success ? parsed.output.code : null
-}
+const readCode = async (c: Context<AppEnv>) =>
+  (await readForm(c, v.object({ code: sixDigits })))?.code ?? null
 
 /** Challenge then verify, as supabase-js's challengeAndVerify does; the aal2 tokens or an error code. */
 async function challengeAndVerify(
@@ -136,10 +129,8 @@ async function challengeAndVerify(
 const codeError = (error: string) =>
   error === 'mfa_verification_failed' || error === 'validation_failed' ? 'invalid_code' : error
 
-const guard = [sameSiteOnly(), limitBody(4096), rateLimit('LEAD_LIMITER')] as const
-
 /** The sign-in's second step: the six-digit code from the authenticator app. */
-mfaRoutes.post('/mfa', ...guard, async (c) => {
+mfaRoutes.post('/mfa', ...authForm, async (c) => {
   const pending = pendingMfa(c)
   if (!pending) return c.redirect('/auth?error=mfa_expired', 303)
   const code = await readCode(c)
@@ -159,22 +150,13 @@ mfaRoutes.post('/mfa', ...guard, async (c) => {
   return c.redirect(pending.next, 303)
 })
 
-const signedInOnly = async (c: Context<AppEnv>, next: () => Promise<void>) => {
-  if (!c.var.user || !getCookie(c, ACCESS_COOKIE)) return c.redirect('/auth?next=/account', 303)
-  await next()
-}
-
 const FactorName = v.object({
   friendly_name: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(60))),
 })
 
 /** Starts setting up an authenticator app: the account page then shows its QR code. */
-mfaRoutes.post('/factors', ...guard, signedInOnly, async (c) => {
-  const parsed = v.safeParse(
-    FactorName,
-    Object.fromEntries(new URLSearchParams(await c.req.text())),
-  )
-  const name = (parsed.success && parsed.output.friendly_name) || c.var.t('auth.mfa_default_name')
+mfaRoutes.post('/factors', ...authForm, signedInOnly, async (c) => {
+  const name = (await readForm(c, FactorName))?.friendly_name || c.var.t('auth.mfa_default_name')
   try {
     const res = await callAuth(c, '/factors', {
       method: 'POST',
@@ -196,7 +178,7 @@ mfaRoutes.post('/factors', ...guard, signedInOnly, async (c) => {
       c,
       ENROL_COOKIE,
       JSON.stringify({ id: body.id, uri: body.totp.uri }),
-      cookieOptions(c, '/', 600),
+      httpOnlyCookie(c, '/', 600),
     )
   } catch {
     return c.redirect('/account?error=unavailable', 303)
@@ -205,7 +187,7 @@ mfaRoutes.post('/factors', ...guard, signedInOnly, async (c) => {
 })
 
 /** Confirms the app with its first code: the factor is verified and the session aal2. */
-mfaRoutes.post('/factors/verify', ...guard, signedInOnly, async (c) => {
+mfaRoutes.post('/factors/verify', ...authForm, signedInOnly, async (c) => {
   const enrolling = enrolment(c)
   if (!enrolling) return c.redirect('/account?error=mfa_expired#mfa', 303)
   const code = await readCode(c)
@@ -221,11 +203,11 @@ mfaRoutes.post('/factors/verify', ...guard, signedInOnly, async (c) => {
 const FactorId = v.object({ factor_id: v.pipe(v.string(), v.uuid()) })
 
 /** Removes a factor (or abandons one being set up). */
-mfaRoutes.post('/factors/remove', ...guard, signedInOnly, async (c) => {
-  const parsed = v.safeParse(FactorId, Object.fromEntries(new URLSearchParams(await c.req.text())))
-  if (!parsed.success) return c.redirect('/account?error=unavailable', 303)
+mfaRoutes.post('/factors/remove', ...authForm, signedInOnly, async (c) => {
+  const input = await readForm(c, FactorId)
+  if (!input) return c.redirect('/account?error=unavailable', 303)
   try {
-    const res = await callAuth(c, `/factors/${parsed.output.factor_id}`, {
+    const res = await callAuth(c, `/factors/${input.factor_id}`, {
       method: 'DELETE',
       headers: { Authorization: `Bearer ${getCookie(c, ACCESS_COOKIE)}` },
     })
@@ -236,7 +218,7 @@ mfaRoutes.post('/factors/remove', ...guard, signedInOnly, async (c) => {
   } catch {
     return c.redirect('/account?error=unavailable#mfa', 303)
   }
-  if (enrolment(c)?.id === parsed.output.factor_id) deleteCookie(c, ENROL_COOKIE, { path: '/' })
+  if (enrolment(c)?.id === input.factor_id) deleteCookie(c, ENROL_COOKIE, { path: '/' })
   else flash(c, { title: c.var.t('auth.mfa_removed') })
   return c.redirect('/account', 303)
 })

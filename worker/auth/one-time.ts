@@ -6,13 +6,13 @@ import {
   createOneTimeToken,
   createSession,
   createUser,
-  failureCount,
   findUser,
   findUserByEmail,
   sendCooldown,
   useOneTimeCode,
   useOneTimeToken,
   type OneTimeTokenType,
+  type UserRow,
 } from '../db/auth'
 import type { AppEnv } from '../env'
 import { queueMail } from '../mail/send'
@@ -24,6 +24,8 @@ import {
   invalidEmail,
   noBearer,
   sessionJson,
+  throttled,
+  userNotFound,
 } from './gotrue'
 import { hashPassword } from './passwords'
 
@@ -35,18 +37,8 @@ import { hashPassword } from './passwords'
  */
 export const oneTimeRoutes = new Hono<AppEnv>()
 
-/** Wrong six-digit codes allowed per e-mail (or per user, for nonces) in 15 minutes. */
-const MAX_CODE_FAILURES = 5
 /** GoTrue's default: one e-mail of a kind per user a minute. */
 const EMAIL_COOLDOWN_SECONDS = 60
-
-const tooManyAttempts = (c: Context<AppEnv>) =>
-  authError(
-    c,
-    429,
-    'over_request_rate_limit',
-    'Too many verification attempts. Please try again in 15 minutes.',
-  )
 
 /** GoTrue's answer to a second e-mail of a kind within its cooldown. */
 async function cooldown(c: Context<AppEnv>, userId: string, type: OneTimeTokenType) {
@@ -170,15 +162,17 @@ oneTimeRoutes.post('/verify', async (c) => {
       'validation_failed',
       'Verify requires either a token_hash, or an email and a token, and a supported type',
     )
-  let userId: string | null
+  let user: UserRow | null
   if ('token_hash' in input) {
-    userId = await useOneTimeToken(c.env.DB, input.token_hash, LINK_TYPES[input.type])
-    if (!userId) return authError(c, 403, 'otp_expired', 'Email link is invalid or has expired')
+    const userId = await useOneTimeToken(c.env.DB, input.token_hash, LINK_TYPES[input.type])
+    user = userId ? await findUser(c.env.DB, userId) : null
+    if (!user) return authError(c, 403, 'otp_expired', 'Email link is invalid or has expired')
   } else {
     // six digits can be guessed: five wrong codes per e-mail and the address waits 15 minutes
     const keys = [`otp:${input.email}`]
-    if ((await failureCount(c.env.DB, keys)) >= MAX_CODE_FAILURES) return tooManyAttempts(c)
-    const user = await findUserByEmail(c.env.DB, input.email)
+    const tooMany = await throttled(c, keys, 'verification attempts')
+    if (tooMany) return tooMany
+    user = await findUserByEmail(c.env.DB, input.email)
     // the same query for an unknown address, which matches nothing
     const spent = await useOneTimeCode(
       c.env.DB,
@@ -190,18 +184,7 @@ oneTimeRoutes.post('/verify', async (c) => {
       await countFailure(c.env.DB, keys)
       return authError(c, 403, 'otp_expired', 'Token has expired or is invalid')
     }
-    userId = user.id
   }
-  const user = await findUser(c.env.DB, userId)
-  if (!user)
-    return authError(
-      c,
-      403,
-      'otp_expired',
-      'token_hash' in input
-        ? 'Email link is invalid or has expired'
-        : 'Token has expired or is invalid',
-    )
   const method = input.type === 'recovery' ? 'recovery' : 'otp'
   const { session, refreshToken } = await createSession(c.env.DB, user.id, method)
   return c.json(await sessionJson(c, user, session, refreshToken))
@@ -231,7 +214,7 @@ oneTimeRoutes.get('/reauthenticate', async (c) => {
   const claims = await bearerClaims(c)
   if (!claims) return noBearer(c)
   const user = await findUser(c.env.DB, claims.sub)
-  if (!user) return authError(c, 404, 'user_not_found', 'User from sub claim in JWT does not exist')
+  if (!user) return userNotFound(c)
   const wait = await cooldown(c, user.id, 'reauthentication')
   if (wait) return wait
   const { code } = await createOneTimeCode(c.env.DB, user.id, 'reauthentication')
@@ -251,7 +234,8 @@ oneTimeRoutes.get('/reauthenticate', async (c) => {
  */
 export async function spendReauthentication(c: Context<AppEnv>, userId: string, nonce: string) {
   const keys = [`reauth:${userId}`]
-  if ((await failureCount(c.env.DB, keys)) >= MAX_CODE_FAILURES) return tooManyAttempts(c)
+  const tooMany = await throttled(c, keys, 'verification attempts')
+  if (tooMany) return tooMany
   if (await useOneTimeCode(c.env.DB, userId, nonce.trim(), ['reauthentication'])) return null
   await countFailure(c.env.DB, keys)
   return authError(c, 400, 'reauthentication_not_valid', 'Verification code is invalid or expired')

@@ -2,10 +2,12 @@ import { Hono, type Context } from 'hono'
 import { getCookie } from 'hono/cookie'
 import * as v from 'valibot'
 import type { AppEnv } from '../env'
-import { limitBody, rateLimit, sameSiteOnly } from '../middleware/form-guard'
+import { formFields, readForm } from '../api/forms'
 import { flash } from './flash'
+import { MIN_PASSWORD_LENGTH, weakPassword } from './gotrue'
+import { authForm, formEmail, guard, sixDigits } from './forms'
 import { completeSignIn, type ServiceTokens } from './mfa'
-import { ACCESS_COOKIE, callAuth, forgetSession } from './session'
+import { ACCESS_COOKIE, callAuth, forgetSession, SIGNED_IN_ONLY, signedInOnly } from './session'
 
 /**
  * The site's side of sign-in (a backend-for-frontend): the /auth page's forms post here, the
@@ -23,12 +25,6 @@ const Credentials = v.object({
 const safeNext = (next: string | undefined) =>
   next && /^\/(?!\/)[\w\-/?=&]*$/.test(next) ? next : '/'
 
-async function credentials(c: Context<AppEnv>) {
-  const form = Object.fromEntries(new URLSearchParams(await c.req.text()))
-  const parsed = v.safeParse(Credentials, form)
-  return parsed.success ? parsed.output : null
-}
-
 /** Back to the sign-in page with the service's message, the form's mode and e-mail kept. */
 function backToForm(c: Context<AppEnv>, mode: 'sign-in' | 'sign-up', error: string, email = '') {
   const q = new URLSearchParams({ mode, error, email })
@@ -36,7 +32,7 @@ function backToForm(c: Context<AppEnv>, mode: 'sign-in' | 'sign-up', error: stri
 }
 
 async function startSession(c: Context<AppEnv>, mode: 'sign-in' | 'sign-up') {
-  const input = await credentials(c)
+  const input = await readForm(c, Credentials)
   if (!input) return backToForm(c, mode, 'missing')
   const path = mode === 'sign-in' ? '/token?grant_type=password' : '/signup'
   let res: Response
@@ -59,10 +55,8 @@ async function startSession(c: Context<AppEnv>, mode: 'sign-in' | 'sign-up') {
   })
 }
 
-const guard = [sameSiteOnly(), limitBody(4096)] as const
-
-authRoutes.post('/sign-in', ...guard, rateLimit('LEAD_LIMITER'), (c) => startSession(c, 'sign-in'))
-authRoutes.post('/sign-up', ...guard, rateLimit('LEAD_LIMITER'), (c) => startSession(c, 'sign-up'))
+authRoutes.post('/sign-in', ...authForm, (c) => startSession(c, 'sign-in'))
+authRoutes.post('/sign-up', ...authForm, (c) => startSession(c, 'sign-up'))
 
 authRoutes.post('/sign-out', ...guard, async (c) => {
   const t = c.var.t
@@ -94,7 +88,7 @@ authRoutes.post('/sign-out', ...guard, async (c) => {
     // back where the visitor was, unless that page is for signed-in visitors (or sign-in) only
     back.origin === new URL(c.req.url).origin &&
       !back.pathname.startsWith('/auth') &&
-      back.pathname !== '/account'
+      !SIGNED_IN_ONLY.includes(back.pathname)
       ? back.pathname
       : '/',
     303,
@@ -107,13 +101,13 @@ const Reset = v.object({
   password: v.pipe(v.string(), v.maxLength(200)),
 })
 
-authRoutes.post('/recover', ...guard, rateLimit('LEAD_LIMITER'), async (c) => {
-  const parsed = v.safeParse(EmailOnly, Object.fromEntries(new URLSearchParams(await c.req.text())))
-  if (!parsed.success) return c.redirect('/auth?mode=forgot&error=missing', 303)
+authRoutes.post('/recover', ...authForm, async (c) => {
+  const input = await readForm(c, EmailOnly)
+  if (!input) return c.redirect('/auth?mode=forgot&error=missing', 303)
   try {
     await callAuth(c, '/recover', {
       method: 'POST',
-      body: JSON.stringify({ email: parsed.output.email }),
+      body: JSON.stringify({ email: input.email }),
     })
   } catch {
     return c.redirect('/auth?mode=forgot&error=unavailable', 303)
@@ -122,23 +116,23 @@ authRoutes.post('/recover', ...guard, rateLimit('LEAD_LIMITER'), async (c) => {
 })
 
 /** The e-mailed link's form: spend the one-time token, then set the new password. */
-authRoutes.post('/reset', ...guard, rateLimit('LEAD_LIMITER'), async (c) => {
-  const parsed = v.safeParse(Reset, Object.fromEntries(new URLSearchParams(await c.req.text())))
-  if (!parsed.success) return c.redirect('/auth?mode=forgot&error=otp_expired', 303)
+authRoutes.post('/reset', ...authForm, async (c) => {
+  const input = await readForm(c, Reset)
+  if (!input) return c.redirect('/auth?mode=forgot&error=otp_expired', 303)
   const back = (error: string) =>
-    c.redirect(`/auth/reset?${new URLSearchParams({ token: parsed.output.token, error })}`, 303)
-  if (parsed.output.password.length < 8) return back('weak_password')
+    c.redirect(`/auth/reset?${new URLSearchParams({ token: input.token, error })}`, 303)
+  if (weakPassword(input.password)) return back('weak_password')
   try {
     const verified = await callAuth(c, '/verify', {
       method: 'POST',
-      body: JSON.stringify({ type: 'recovery', token_hash: parsed.output.token }),
+      body: JSON.stringify({ type: 'recovery', token_hash: input.token }),
     })
     if (!verified.ok) return c.redirect('/auth?mode=forgot&error=otp_expired', 303)
     const tokens = (await verified.json()) as ServiceTokens
     const updated = await callAuth(c, '/user', {
       method: 'PUT',
       headers: { Authorization: `Bearer ${tokens.access_token}` },
-      body: JSON.stringify({ password: parsed.output.password }),
+      body: JSON.stringify({ password: input.password }),
     })
     if (!updated.ok) return c.redirect('/auth?mode=forgot&error=unavailable', 303)
     // an account with an authenticator app still needs its code to be signed in
@@ -154,22 +148,19 @@ authRoutes.get('/session', (c) => {
   return c.json({ signedIn: Boolean(c.var.user), email: c.var.user?.email ?? null })
 })
 
-const NewPassword = v.object({ password: v.pipe(v.string(), v.minLength(8), v.maxLength(200)) })
+const NewPassword = v.object({
+  password: v.pipe(v.string(), v.minLength(MIN_PASSWORD_LENGTH), v.maxLength(200)),
+})
 
 /** The account page's new password, set with the visitor's own access token. */
-authRoutes.post('/password', ...guard, async (c) => {
-  const access = getCookie(c, ACCESS_COOKIE)
-  if (!c.var.user || !access) return c.redirect('/auth?next=/account', 303)
-  const parsed = v.safeParse(
-    NewPassword,
-    Object.fromEntries(new URLSearchParams(await c.req.text())),
-  )
-  if (!parsed.success) return c.redirect('/account?error=weak_password', 303)
-  const { password } = parsed.output
+authRoutes.post('/password', ...guard, signedInOnly, async (c) => {
+  const input = await readForm(c, NewPassword)
+  if (!input) return c.redirect('/account?error=weak_password', 303)
+  const { password } = input
   try {
     const res = await callAuth(c, '/user', {
       method: 'PUT',
-      headers: { Authorization: `Bearer ${access}` },
+      headers: { Authorization: `Bearer ${getCookie(c, ACCESS_COOKIE)}` },
       body: JSON.stringify({ password }),
     })
     if (!res.ok) return c.redirect('/account?error=unavailable', 303)
@@ -180,13 +171,13 @@ authRoutes.post('/password', ...guard, async (c) => {
   return c.redirect('/account', 303)
 })
 
-const MagicLink = v.object({ email: v.pipe(v.string(), v.trim(), v.email(), v.maxLength(254)) })
+const MagicLink = v.object({ email: formEmail })
 
 /** "E-mail me a sign-in link": the service sends a link and a code to an existing account. */
-authRoutes.post('/magic-link', ...guard, rateLimit('LEAD_LIMITER'), async (c) => {
-  const parsed = v.safeParse(MagicLink, Object.fromEntries(new URLSearchParams(await c.req.text())))
-  if (!parsed.success) return c.redirect('/auth?mode=magic&error=missing_email', 303)
-  const email = parsed.output.email
+authRoutes.post('/magic-link', ...authForm, async (c) => {
+  const input = await readForm(c, MagicLink)
+  if (!input) return c.redirect('/auth?mode=magic&error=missing_email', 303)
+  const email = input.email
   try {
     const res = await callAuth(c, '/otp', {
       method: 'POST',
@@ -207,13 +198,13 @@ authRoutes.post('/magic-link', ...guard, rateLimit('LEAD_LIMITER'), async (c) =>
 })
 
 const MagicCode = v.object({
-  email: v.pipe(v.string(), v.trim(), v.email(), v.maxLength(254)),
-  code: v.pipe(v.string(), v.trim(), v.regex(/^\d{6}$/)),
+  email: formEmail,
+  code: sixDigits,
 })
 
 /** The six-digit code from the same e-mail, typed in instead of following the link. */
-authRoutes.post('/magic-code', ...guard, rateLimit('LEAD_LIMITER'), async (c) => {
-  const fields = Object.fromEntries(new URLSearchParams(await c.req.text()))
+authRoutes.post('/magic-code', ...authForm, async (c) => {
+  const fields = await formFields(c)
   const parsed = v.safeParse(MagicCode, fields)
   const email = fields.email ?? ''
   const back = (error: string) =>
@@ -228,11 +219,11 @@ const Confirm = v.object({
 })
 
 /** The e-mailed link's button (a POST, so mail scanners that open links do not spend it). */
-authRoutes.post('/confirm', ...guard, rateLimit('LEAD_LIMITER'), async (c) => {
-  const parsed = v.safeParse(Confirm, Object.fromEntries(new URLSearchParams(await c.req.text())))
+authRoutes.post('/confirm', ...authForm, async (c) => {
+  const input = await readForm(c, Confirm)
   const back = () => c.redirect('/auth?mode=magic&error=otp_expired', 303)
-  if (!parsed.success) return back()
-  return spend(c, parsed.output, back)
+  if (!input) return back()
+  return spend(c, input, back)
 })
 
 /** Spends a link or code at the service's /verify; its session is the visitor's. */

@@ -4,7 +4,6 @@ import {
   countFailure,
   createSession,
   createUser,
-  failureCount,
   findUser,
   findUserByEmail,
   listFactors,
@@ -28,6 +27,8 @@ import {
   emailSchema,
   noBearer,
   sessionJson,
+  throttled,
+  userNotFound,
   userJson,
   weakPassword,
   weakPasswordError,
@@ -40,8 +41,6 @@ import { hashPassword, verifyPassword } from './passwords'
  * the same paths, JSON shapes, error shapes ({code, error_code, msg}) and status codes.
  */
 export const authService = new Hono<AppEnv>()
-
-const MAX_FAILURES = 5
 
 authService.onError((err, c) => {
   if (err instanceof AuthConfigError) return authError(c, 503, 'unexpected_failure', err.message)
@@ -119,13 +118,8 @@ authService.post('/token', async (c) => {
     const input = await body(c, PasswordGrantSchema)
     if (!input) return authError(c, 400, 'validation_failed', 'Missing email or password')
     const keys = [`email:${input.email}`, `ip:${c.req.header('CF-Connecting-IP') ?? 'unknown'}`]
-    if ((await failureCount(c.env.DB, keys)) >= MAX_FAILURES)
-      return authError(
-        c,
-        429,
-        'over_request_rate_limit',
-        'Too many sign-in attempts. Please try again in 15 minutes.',
-      )
+    const tooMany = await throttled(c, keys, 'sign-in attempts')
+    if (tooMany) return tooMany
     const user = await findUserByEmail(c.env.DB, input.email)
     // The same work and the same answer whether or not the account exists.
     const ok = user
@@ -158,8 +152,7 @@ authService.post('/token', async (c) => {
       )
     }
     const user = await findUser(c.env.DB, rotated.session.user_id)
-    if (!user)
-      return authError(c, 400, 'user_not_found', 'User from sub claim in JWT does not exist')
+    if (!user) return userNotFound(c, 400)
     return c.json(await sessionJson(c, user, rotated.session, rotated.refreshToken))
   }
   return authError(c, 400, 'validation_failed', 'Unsupported grant type')
@@ -169,7 +162,7 @@ authService.get('/user', async (c) => {
   const claims = await bearerClaims(c)
   if (!claims) return noBearer(c)
   const user = await findUser(c.env.DB, claims.sub)
-  if (!user) return authError(c, 404, 'user_not_found', 'User from sub claim in JWT does not exist')
+  if (!user) return userNotFound(c)
   return c.json(userJson(user, await listFactors(c.env.DB, user.id)))
 })
 
@@ -180,8 +173,7 @@ authService.put('/user', async (c) => {
   if (!input) return authError(c, 400, 'validation_failed', 'Invalid user attributes')
   if (input.password !== undefined && weakPassword(input.password)) return weakPasswordError(c)
   const current = await findUser(c.env.DB, claims.sub)
-  if (!current)
-    return authError(c, 404, 'user_not_found', 'User from sub claim in JWT does not exist')
+  if (!current) return userNotFound(c)
   if (
     input.email &&
     input.email !== current.email &&

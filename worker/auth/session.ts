@@ -7,6 +7,7 @@ import {
   jwtVerify,
   type JWTVerifyGetKey,
 } from 'jose'
+import { httpOnlyCookie, isHttps } from '../cookies'
 import type { AppEnv } from '../env'
 import { ALG, publicKeys } from './keys'
 import { audienceOf, issuerOf } from './gotrue'
@@ -66,28 +67,22 @@ async function keySet(c: Context<AppEnv>): Promise<JWTVerifyGetKey> {
 }
 
 export function rememberSession(c: Context<AppEnv>, tokens: TokenSet) {
-  const secure = new URL(c.req.url).protocol === 'https:'
   // HttpOnly: scripts on the page (ours, or an injected one) can never read the tokens.
-  setCookie(c, ACCESS_COOKIE, tokens.access_token, {
-    path: '/',
-    httpOnly: true,
-    sameSite: 'Lax',
-    secure,
-    maxAge: THIRTY_DAYS,
-  })
-  setCookie(c, REFRESH_COOKIE, tokens.refresh_token, {
-    path: '/',
-    httpOnly: true,
-    sameSite: 'Lax',
-    secure,
-    maxAge: THIRTY_DAYS,
-  })
+  setCookie(c, ACCESS_COOKIE, tokens.access_token, httpOnlyCookie(c, '/', THIRTY_DAYS))
+  setCookie(c, REFRESH_COOKIE, tokens.refresh_token, httpOnlyCookie(c, '/', THIRTY_DAYS))
 }
 
 export function forgetSession(c: Context<AppEnv>) {
-  const secure = new URL(c.req.url).protocol === 'https:'
-  deleteCookie(c, ACCESS_COOKIE, { path: '/', secure })
-  deleteCookie(c, REFRESH_COOKIE, { path: '/', secure })
+  deleteCookie(c, ACCESS_COOKIE, { path: '/', secure: isHttps(c) })
+  deleteCookie(c, REFRESH_COOKIE, { path: '/', secure: isHttps(c) })
+}
+
+/** Pages and forms for signed-in visitors only; others are sent to sign in first. */
+export const SIGNED_IN_ONLY = ['/account']
+
+export const signedInOnly: MiddlewareHandler<AppEnv> = async (c, next) => {
+  if (!c.var.user || !getCookie(c, ACCESS_COOKIE)) return c.redirect('/auth?next=/account', 303)
+  await next()
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))

@@ -11,14 +11,7 @@ export function AccountArea({ inline = false }: { inline?: boolean }) {
   if (user && inline)
     return (
       <div className="px-3">
-        <p className="m-0 text-xs text-ink-600">{t('auth.signed_in_as')}</p>
-        <p className="m-0 mt-1 break-all text-sm font-semibold text-ink-900">
-          <bdi>{user.email}</bdi>
-        </p>
-        <a href="/account" className="mt-2 block text-sm font-semibold text-brand-700">
-          {t('auth.account_settings')}
-        </a>
-        <SignOutForm className="mt-3" />
+        <AccountSummary email={user.email} />
       </div>
     )
   if (user)
@@ -29,14 +22,7 @@ export function AccountArea({ inline = false }: { inline?: boolean }) {
           <Icon name="chevron" className="chevron h-4 w-4 transition-transform" />
         </summary>
         <div className="absolute end-0 top-full z-50 mt-2 w-64 rounded-xl border border-slate-200 bg-white p-4 shadow-lg">
-          <p className="m-0 text-xs text-ink-600">{t('auth.signed_in_as')}</p>
-          <p className="m-0 mt-1 break-all text-sm font-semibold text-ink-900">
-            <bdi>{user.email}</bdi>
-          </p>
-          <a href="/account" className="mt-3 block text-sm font-semibold text-brand-700">
-            {t('auth.account_settings')}
-          </a>
-          <SignOutForm className="mt-4" />
+          <AccountSummary email={user.email} />
         </div>
       </details>
     )
@@ -51,6 +37,23 @@ export function AccountArea({ inline = false }: { inline?: boolean }) {
       <a href="/contact" className="btn-primary whitespace-nowrap px-4 py-2 text-sm">
         {t('common.get_started')}
       </a>
+    </>
+  )
+}
+
+/** Who is signed in, the way to the account page, and Sign Out. */
+function AccountSummary({ email }: { email: string }) {
+  const { t } = usePage()
+  return (
+    <>
+      <p className="m-0 text-xs text-ink-600">{t('auth.signed_in_as')}</p>
+      <p className="m-0 mt-1 break-all text-sm font-semibold text-ink-900">
+        <bdi>{email}</bdi>
+      </p>
+      <a href="/account" className="mt-3 block text-sm font-semibold text-brand-700">
+        {t('auth.account_settings')}
+      </a>
+      <SignOutForm className="mt-4" />
     </>
   )
 }

@@ -1,3 +1,4 @@
+import { MIN_PASSWORD_LENGTH } from '../auth/gotrue'
 import { usePage } from '../pages/context'
 
 /** What the sign-in and account pages' forms share: field styles, errors, the code field. */
@@ -68,7 +69,7 @@ export function NewPasswordField({ id }: { id: string }) {
         name="password"
         type="password"
         required
-        minLength={8}
+        minLength={MIN_PASSWORD_LENGTH}
         autoComplete="new-password"
         aria-describedby={`${id}-hint`}
         className={fieldClass}

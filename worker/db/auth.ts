@@ -193,9 +193,12 @@ export async function sha256Hex(text: string) {
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('')
 }
 
+/** An e-mailed link's secret: 48 random bytes, URL-safe. */
+const linkToken = () => randomToken() + randomToken()
+
 /** A new one-time token for the user; the caller e-mails it, D1 keeps only its hash. */
 export async function createOneTimeToken(db: D1Database, userId: string, type: 'recovery') {
-  const token = randomToken() + randomToken()
+  const token = linkToken()
   await db
     .prepare('INSERT INTO auth_one_time_tokens (token_hash, user_id, type) VALUES (?, ?, ?)')
     .bind(await sha256Hex(token), userId, type)
@@ -210,9 +213,8 @@ export async function createOneTimeToken(db: D1Database, userId: string, type: '
 export async function useOneTimeToken(
   db: D1Database,
   token: string,
-  type: OneTimeTokenType | readonly OneTimeTokenType[],
+  types: readonly OneTimeTokenType[],
 ) {
-  const types = typeof type === 'string' ? [type] : type
   const row = await db
     .prepare(
       `UPDATE auth_one_time_tokens SET used_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
@@ -375,7 +377,7 @@ export async function createOneTimeCode(
   userId: string,
   type: 'magiclink' | 'reauthentication',
 ) {
-  const token = randomToken() + randomToken()
+  const token = linkToken()
   const code = sixDigitCode()
   await db.batch([
     db

@@ -6,10 +6,10 @@ export const MAX_BODY_BYTES = 16 * 1024
 
 /**
  * What every form endpoint needs before it reads a body: same-site only (a page of another
- * site cannot post a visitor's browser here), at most 16 KB, and a per-IP rate limit.
+ * site cannot post a visitor's browser here), at most 16 KB (or less), and a per-IP rate limit.
  */
-export function formGuard(): MiddlewareHandler<AppEnv>[] {
-  return [sameSiteOnly(), limitBody(MAX_BODY_BYTES), rateLimit('LEAD_LIMITER')]
+export function formGuard(maxBytes = MAX_BODY_BYTES) {
+  return [sameSiteOnly(), limitBody(maxBytes), rateLimit('LEAD_LIMITER')] as const
 }
 
 export function limitBody(maxSize: number): MiddlewareHandler<AppEnv> {

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react'
 import { renderSVG } from 'uqr'
 import type { Factor } from '../auth/mfa'
 import { SignOutForm } from '../components/account-area'
@@ -93,6 +94,28 @@ function Enrolment({ id, uri, secret }: { id: string; uri: string; secret: strin
   )
 }
 
+/** One card of the account page, named by its heading (and reachable as #id). */
+function Panel({
+  id,
+  title,
+  className = '',
+  children,
+}: {
+  id: string
+  title: string
+  className?: string
+  children: ReactNode
+}) {
+  return (
+    <section id={id} aria-labelledby={`${id}-title`} className={`card ${className}`}>
+      <h2 id={`${id}-title`} className="m-0 text-xl font-bold">
+        {title}
+      </h2>
+      {children}
+    </section>
+  )
+}
+
 /** The signed-in visitor's account: two-step verification, a new password, signing out. */
 export function AccountPage({
   error,
@@ -116,10 +139,7 @@ export function AccountPage({
         <Alert message={errorMessage(t, error)} />
       </div>
       <div className="grid max-w-3xl gap-6 md:grid-cols-2">
-        <section id="mfa" aria-labelledby="mfa-title" className="card md:col-span-2">
-          <h2 id="mfa-title" className="m-0 text-xl font-bold">
-            {t('auth.mfa_heading')}
-          </h2>
+        <Panel id="mfa" title={t('auth.mfa_heading')} className="md:col-span-2">
           <p className="m-0 mt-2 text-ink-700">{t('auth.mfa_intro')}</p>
           {factors === null ? (
             <Alert message={t('auth.errors.unavailable')} />
@@ -149,24 +169,18 @@ export function AccountPage({
               )}
             </>
           )}
-        </section>
-        <section aria-labelledby="password-title" className="card">
-          <h2 id="password-title" className="m-0 text-xl font-bold">
-            {t('auth.change_password')}
-          </h2>
+        </Panel>
+        <Panel id="password" title={t('auth.change_password')}>
           <form method="post" action="/auth/password" className="mt-4 space-y-4">
             <NewPasswordField id="account-password" />
             <button type="submit" className="btn-primary">
               {t('auth.save_password')}
             </button>
           </form>
-        </section>
-        <section aria-labelledby="signout-title" className="card self-start">
-          <h2 id="signout-title" className="m-0 text-xl font-bold">
-            {t('auth.sign_out')}
-          </h2>
+        </Panel>
+        <Panel id="signout" title={t('auth.sign_out')} className="self-start">
           <SignOutForm className="mt-4" button="btn-ghost" />
-        </section>
+        </Panel>
       </div>
     </PageHero>
   )

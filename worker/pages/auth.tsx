@@ -1,3 +1,5 @@
+import type { ReactNode } from 'react'
+import { MIN_PASSWORD_LENGTH } from '../auth/gotrue'
 import { SignOutForm } from '../components/account-area'
 import {
   Alert,
@@ -11,6 +13,37 @@ import {
 } from '../components/auth-form'
 import { PageHero } from '../components/page-parts'
 import { usePage } from './context'
+
+/** One narrow card of a sign-in step: its error, its form, and a way back. */
+function AuthCard({
+  title,
+  subtitle,
+  message,
+  back,
+  children,
+}: {
+  title: string
+  subtitle?: string
+  message?: string
+  back?: { href: string; label: string }
+  children: ReactNode
+}) {
+  return (
+    <PageHero title={title} subtitle={subtitle}>
+      <div className="card mt-8 max-w-md">
+        <Alert message={message} />
+        {children}
+        {back && (
+          <p className="m-0 mt-4 text-sm">
+            <a href={back.href} className="text-brand-700">
+              {back.label}
+            </a>
+          </p>
+        )}
+      </div>
+    </PageHero>
+  )
+}
 
 /**
  * Sign in and sign up (SPEC §2 /auth). Plain forms posting to the worker, which keeps the
@@ -44,81 +77,72 @@ export function AuthPage({
     )
   if (mode === 'mfa')
     return (
-      <PageHero title={t('auth.mfa_title')} subtitle={t('auth.mfa_text')}>
-        <div className="card mt-8 max-w-md">
-          <Alert message={message} />
-          <form method="post" action="/auth/mfa" className="space-y-4">
-            <CodeField id="auth-code" />
-            <button type="submit" className="btn-primary w-full">
-              {t('auth.mfa_verify')}
-            </button>
-          </form>
-          <p className="m-0 mt-4 text-sm">
-            <a href="/auth" className="text-brand-700">
-              {t('auth.mfa_other_account')}
-            </a>
-          </p>
-        </div>
-      </PageHero>
+      <AuthCard
+        title={t('auth.mfa_title')}
+        subtitle={t('auth.mfa_text')}
+        message={message}
+        back={{ href: '/auth', label: t('auth.mfa_other_account') }}
+      >
+        <form method="post" action="/auth/mfa" className="space-y-4">
+          <CodeField id="auth-code" />
+          <button type="submit" className="btn-primary w-full">
+            {t('auth.mfa_verify')}
+          </button>
+        </form>
+      </AuthCard>
     )
   if (mode === 'magic')
     return (
-      <PageHero title={t('auth.magic_title')} subtitle={t('auth.magic_text')}>
-        <div className="card mt-8 max-w-md">
-          <Alert message={message} />
-          {sent ? (
-            <>
-              <p role="status" className="m-0 mb-4 rounded-lg bg-brand-50 p-3 text-ink-900">
-                {t('auth.magic_sent')}
-              </p>
-              <form method="post" action="/auth/magic-code" className="space-y-4">
-                <input type="hidden" name="email" value={email} />
-                <CodeField id="magic-code" hint={t('auth.magic_code_hint')} />
-                <button type="submit" className="btn-primary w-full">
-                  {t('auth.mfa_verify')}
-                </button>
-              </form>
-            </>
-          ) : (
-            <form method="post" action="/auth/magic-link" className="space-y-4">
-              <EmailField email={email} />
+      <AuthCard
+        title={t('auth.magic_title')}
+        subtitle={t('auth.magic_text')}
+        message={message}
+        back={{ href: '/auth', label: t('auth.magic_use_password') }}
+      >
+        {sent ? (
+          <>
+            <p role="status" className="m-0 mb-4 rounded-lg bg-brand-50 p-3 text-ink-900">
+              {t('auth.magic_sent')}
+            </p>
+            <form method="post" action="/auth/magic-code" className="space-y-4">
+              <input type="hidden" name="email" value={email} />
+              <CodeField id="magic-code" hint={t('auth.magic_code_hint')} />
               <button type="submit" className="btn-primary w-full">
-                {t('auth.magic_send')}
+                {t('auth.mfa_verify')}
               </button>
             </form>
-          )}
-          <p className="m-0 mt-4 text-sm">
-            <a href="/auth" className="text-brand-700">
-              {t('auth.magic_use_password')}
-            </a>
-          </p>
-        </div>
-      </PageHero>
+          </>
+        ) : (
+          <form method="post" action="/auth/magic-link" className="space-y-4">
+            <EmailField email={email} />
+            <button type="submit" className="btn-primary w-full">
+              {t('auth.magic_send')}
+            </button>
+          </form>
+        )}
+      </AuthCard>
     )
   if (mode === 'forgot')
     return (
-      <PageHero title={t('auth.forgot_title')} subtitle={t('auth.forgot_text')}>
-        <div className="card mt-8 max-w-md">
-          <Alert message={message} />
-          {sent ? (
-            <p role="status" className="m-0 rounded-lg bg-brand-50 p-3 text-ink-900">
-              {t('auth.sent')}
-            </p>
-          ) : (
-            <form method="post" action="/auth/recover" className="space-y-4">
-              <EmailField email={email} />
-              <button type="submit" className="btn-primary w-full">
-                {t('auth.send_link')}
-              </button>
-            </form>
-          )}
-          <p className="m-0 mt-4 text-sm">
-            <a href="/auth" className="text-brand-700">
-              {t('nav.sign_in')}
-            </a>
+      <AuthCard
+        title={t('auth.forgot_title')}
+        subtitle={t('auth.forgot_text')}
+        message={message}
+        back={{ href: '/auth', label: t('nav.sign_in') }}
+      >
+        {sent ? (
+          <p role="status" className="m-0 rounded-lg bg-brand-50 p-3 text-ink-900">
+            {t('auth.sent')}
           </p>
-        </div>
-      </PageHero>
+        ) : (
+          <form method="post" action="/auth/recover" className="space-y-4">
+            <EmailField email={email} />
+            <button type="submit" className="btn-primary w-full">
+              {t('auth.send_link')}
+            </button>
+          </form>
+        )}
+      </AuthCard>
     )
   return (
     <PageHero
@@ -159,7 +183,7 @@ export function AuthPage({
               name="password"
               type="password"
               required
-              minLength={signUp ? 8 : undefined}
+              minLength={signUp ? MIN_PASSWORD_LENGTH : undefined}
               autoComplete={signUp ? 'new-password' : 'current-password'}
               aria-describedby={signUp ? 'auth-password-hint' : undefined}
               className={fieldClass}
@@ -193,18 +217,15 @@ export function AuthPage({
 export function ResetPage({ token, error }: { token: string; error?: string }) {
   const { t } = usePage()
   return (
-    <PageHero title={t('auth.reset_title')}>
-      <div className="card mt-8 max-w-md">
-        <Alert message={errorMessage(t, error)} />
-        <form method="post" action="/auth/reset" className="space-y-4">
-          <input type="hidden" name="token" value={token} />
-          <NewPasswordField id="auth-new-password" />
-          <button type="submit" className="btn-primary w-full">
-            {t('auth.save_password')}
-          </button>
-        </form>
-      </div>
-    </PageHero>
+    <AuthCard title={t('auth.reset_title')} message={errorMessage(t, error)}>
+      <form method="post" action="/auth/reset" className="space-y-4">
+        <input type="hidden" name="token" value={token} />
+        <NewPasswordField id="auth-new-password" />
+        <button type="submit" className="btn-primary w-full">
+          {t('auth.save_password')}
+        </button>
+      </form>
+    </AuthCard>
   )
 }
 
@@ -212,16 +233,14 @@ export function ResetPage({ token, error }: { token: string; error?: string }) {
 export function ConfirmPage({ tokenHash }: { tokenHash: string }) {
   const { t } = usePage()
   return (
-    <PageHero title={t('auth.confirm_title')} subtitle={t('auth.confirm_text')}>
-      <div className="card mt-8 max-w-md">
-        <form method="post" action="/auth/confirm">
-          <input type="hidden" name="token_hash" value={tokenHash} />
-          <input type="hidden" name="type" value="magiclink" />
-          <button type="submit" className="btn-primary w-full">
-            {t('auth.confirm_button')}
-          </button>
-        </form>
-      </div>
-    </PageHero>
+    <AuthCard title={t('auth.confirm_title')} subtitle={t('auth.confirm_text')}>
+      <form method="post" action="/auth/confirm">
+        <input type="hidden" name="token_hash" value={tokenHash} />
+        <input type="hidden" name="type" value="magiclink" />
+        <button type="submit" className="btn-primary w-full">
+          {t('auth.confirm_button')}
+        </button>
+      </form>
+    </AuthCard>
   )
 }

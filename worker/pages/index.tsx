@@ -6,6 +6,7 @@ import { findService, SERVICE_ALIASES } from '../data/services'
 import type { AppEnv } from '../env'
 import { blogPosting, breadcrumbs, faqPage, service, website, type PageImage } from '../seo'
 import { accountFactors, enrolment, pendingMfa } from '../auth/mfa'
+import { signedInOnly } from '../auth/session'
 import { AboutPage } from './about'
 import { AccountPage } from './account'
 import { AuthPage, ConfirmPage, ResetPage } from './auth'
@@ -108,8 +109,7 @@ pages.get('/auth', (c) => {
   })
 })
 
-pages.get('/account', async (c) => {
-  if (!c.var.user) return c.redirect('/auth?next=/account', 303)
+pages.get('/account', signedInOnly, async (c) => {
   c.header('Cache-Control', 'no-store')
   const page = (
     <AccountPage

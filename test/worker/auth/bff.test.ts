@@ -106,7 +106,8 @@ describe('every render verifies the session', () => {
     return { res, html, signedIn: html.includes('action="/auth/sign-out"') }
   }
 
-  it('refreshes an expired access token once, with the refresh token', async () => {
+  /** A new account's session whose access token has just expired (signed with its own key). */
+  async function expiredSession() {
     const key = await generateKeyPair('ES256', { extractable: true })
     const jwk = JSON.stringify({ ...(await exportJWK(key.privateKey)), kid: 'bff-test' })
     // sign up with that key installed, then present an expired access token of that session
@@ -132,6 +133,11 @@ describe('every render verifies the session', () => {
     const expired = await new SignJWT({ ...claims, exp: Math.floor(Date.now() / 1000) - 10 })
       .setProtectedHeader({ alg: 'ES256', kid: 'bff-test' })
       .sign(key.privateKey)
+    return { jwk, session, expired }
+  }
+
+  it('refreshes an expired access token once, with the refresh token', async () => {
+    const { jwk, session, expired } = await expiredSession()
     const { res, html, signedIn } = await render(
       `sb-access-token=${expired}; sb-refresh-token=${session.refresh_token}`,
       { AUTH_SIGNING_KEY: jwk },
