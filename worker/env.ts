@@ -50,6 +50,8 @@ export interface AppEnv {
     secureHeadersNonce?: string
     /** The signed-in visitor, from a verified access token (worker/auth/session.ts). */
     user?: { id: string; email: string }
+    /** That visitor's access token: the cookie's, or the one refreshed for this request. */
+    accessToken?: string
     signedIn?: boolean
   }
 }

@@ -7,7 +7,7 @@ import { readForm } from '../api/forms'
 import { httpOnlyCookie } from '../cookies'
 import { flash } from './flash'
 import { authForm, sixDigits } from './forms'
-import { ACCESS_COOKIE, callAuth, rememberSession, signedInOnly, type TokenSet } from './session'
+import { callAuth, rememberSession, signedInOnly, type TokenSet } from './session'
 
 /**
  * Two-step sign-in for the site (the backend-for-frontend side of the service's /factors API):
@@ -84,11 +84,10 @@ export function enrolment(c: Context<AppEnv>) {
 
 /** The signed-in visitor's factors from the service; null when it cannot be asked. */
 export async function accountFactors(c: Context<AppEnv>): Promise<Factor[] | null> {
-  const access = getCookie(c, ACCESS_COOKIE)
-  if (!access) return null
+  if (!c.var.accessToken) return null
   try {
     const res = await callAuth(c, '/user', {
-      headers: { Authorization: `Bearer ${getCookie(c, ACCESS_COOKIE)}` },
+      headers: { Authorization: `Bearer ${c.var.accessToken}` },
     })
     if (!res.ok) return null
     return ((await res.json()) as { factors?: Factor[] }).factors ?? []
@@ -160,7 +159,7 @@ mfaRoutes.post('/factors', ...authForm, signedInOnly, async (c) => {
   try {
     const res = await callAuth(c, '/factors', {
       method: 'POST',
-      headers: { Authorization: `Bearer ${getCookie(c, ACCESS_COOKIE)}` },
+      headers: { Authorization: `Bearer ${c.var.accessToken}` },
       body: JSON.stringify({
         factor_type: 'totp',
         friendly_name: name,
@@ -192,7 +191,7 @@ mfaRoutes.post('/factors/verify', ...authForm, signedInOnly, async (c) => {
   if (!enrolling) return c.redirect('/account?error=mfa_expired#mfa', 303)
   const code = await readCode(c)
   if (!code) return c.redirect('/account?error=invalid_code#mfa', 303)
-  const result = await challengeAndVerify(c, getCookie(c, ACCESS_COOKIE)!, enrolling.id, code)
+  const result = await challengeAndVerify(c, c.var.accessToken!, enrolling.id, code)
   if ('error' in result) return c.redirect(`/account?error=${codeError(result.error)}#mfa`, 303)
   deleteCookie(c, ENROL_COOKIE, { path: '/' })
   rememberSession(c, result.tokens)
@@ -209,7 +208,7 @@ mfaRoutes.post('/factors/remove', ...authForm, signedInOnly, async (c) => {
   try {
     const res = await callAuth(c, `/factors/${input.factor_id}`, {
       method: 'DELETE',
-      headers: { Authorization: `Bearer ${getCookie(c, ACCESS_COOKIE)}` },
+      headers: { Authorization: `Bearer ${c.var.accessToken}` },
     })
     if (!res.ok && res.status !== 404) {
       const { error_code } = (await res.json().catch(() => ({}))) as { error_code?: string }

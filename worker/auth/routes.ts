@@ -160,7 +160,7 @@ authRoutes.post('/password', ...guard, signedInOnly, async (c) => {
   try {
     const res = await callAuth(c, '/user', {
       method: 'PUT',
-      headers: { Authorization: `Bearer ${getCookie(c, ACCESS_COOKIE)}` },
+      headers: { Authorization: `Bearer ${c.var.accessToken}` },
       body: JSON.stringify({ password }),
     })
     if (!res.ok) return c.redirect('/account?error=unavailable', 303)

@@ -81,7 +81,7 @@ export function forgetSession(c: Context<AppEnv>) {
 export const SIGNED_IN_ONLY = ['/account']
 
 export const signedInOnly: MiddlewareHandler<AppEnv> = async (c, next) => {
-  if (!c.var.user || !getCookie(c, ACCESS_COOKIE)) return c.redirect('/auth?next=/account', 303)
+  if (!c.var.accessToken) return c.redirect('/auth?next=/account', 303)
   await next()
 }
 
@@ -125,6 +125,7 @@ async function renew(c: Context<AppEnv>, refreshToken: string) {
   if (tokens) {
     rememberSession(c, tokens)
     c.set('user', { id: tokens.user.id, email: tokens.user.email })
+    c.set('accessToken', tokens.access_token)
   } else forgetSession(c)
 }
 
@@ -141,6 +142,7 @@ export function session(): MiddlewareHandler<AppEnv> {
       try {
         const { expiresAt, ...user } = await verify(c, access)
         c.set('user', user)
+        c.set('accessToken', access)
         if (refreshToken && expiresAt - Date.now() / 1000 < REFRESH_MARGIN_SECONDS)
           await renew(c, refreshToken)
       } catch (err) {

@@ -150,6 +150,26 @@ describe('every render verifies the session', () => {
     expect(renewed['sb-refresh-token']).not.toBe(session.refresh_token)
   })
 
+  it('acts on a form with the token refreshed for that request, not the expired one', async () => {
+    const { jwk, session, expired } = await expiredSession()
+    const ctx = createExecutionContext()
+    const res = await app.fetch(
+      new Request(`${SITE}/auth/password`, {
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/x-www-form-urlencoded',
+          Origin: SITE,
+          Cookie: `sb-access-token=${expired}; sb-refresh-token=${session.refresh_token}`,
+        },
+        body: new URLSearchParams({ password: 'a new password 4' }).toString(),
+      }),
+      { ...env, AUTH_SIGNING_KEY: jwk },
+      ctx,
+    )
+    await waitOnExecutionContext(ctx)
+    expect(res.headers.get('location')).toBe('/account')
+  })
+
   it('answers the browser session check, refreshing a token that is about to expire', async () => {
     const key = await generateKeyPair('ES256', { extractable: true })
     const jwk = JSON.stringify({ ...(await exportJWK(key.privateKey)), kid: 'bff-near' })
