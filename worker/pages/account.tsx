@@ -72,8 +72,10 @@ function Enrolment({ id, uri, secret }: { id: string; uri: string; secret: strin
       />
       <div>
         <p className="m-0 text-sm text-ink-600">{t('auth.mfa_secret_label')}</p>
-        <p dir="ltr" className="m-0 mt-1 break-all font-mono text-base text-ink-900" data-secret>
-          {grouped(secret)}
+        <p className="m-0 mt-1 font-mono text-base text-ink-900">
+          <span dir="ltr" data-secret>
+            {grouped(secret)}
+          </span>
         </p>
       </div>
       <form method="post" action="/auth/factors/verify" className="max-w-sm space-y-4">
