@@ -8,26 +8,31 @@ import { Section } from '../components/page-parts'
 import { findService, HOME_SERVICES } from '../data/services'
 import { usePage } from './context'
 
-// Rendered in the streamed shell, so React emits a preload link for each (SPEC §9).
+// Rendered in the streamed shell, so React emits a preload link for each (SPEC §9). WebP at 1×
+// and 2× the layout width, made by `npm run hero-images` from the artwork in scripts/hero-art/.
 const HERO_IMAGES = [
   {
-    src: '/images/hero-dashboard.svg',
+    name: 'hero-dashboard',
     width: 560,
     height: 400,
+    // Full width of the container below 600 px, then its 560 px.
+    sizes: '(min-width: 600px) 560px, calc(100vw - 2rem)',
     key: 'hero.image_dashboard',
     className: 'h-auto w-full rounded-2xl shadow-2xl',
   },
   {
-    src: '/images/hero-campaign.svg',
+    name: 'hero-campaign',
     width: 240,
     height: 150,
+    sizes: '240px',
     key: 'hero.image_campaign',
     className: 'absolute -bottom-8 -start-4 hidden h-auto w-[42%] rounded-xl shadow-xl sm:block',
   },
   {
-    src: '/images/hero-orders.svg',
+    name: 'hero-orders',
     width: 240,
     height: 120,
+    sizes: '240px',
     key: 'hero.image_orders',
     className: 'absolute -top-6 -end-4 hidden h-auto w-[40%] rounded-xl shadow-xl sm:block',
   },
@@ -140,8 +145,10 @@ function Hero() {
         <div className="relative mx-auto w-full max-w-[560px]">
           {HERO_IMAGES.map((img, i) => (
             <img
-              key={img.src}
-              src={img.src}
+              key={img.name}
+              src={`/images/${img.name}-${img.width}.webp`}
+              srcSet={`/images/${img.name}-${img.width}.webp ${img.width}w, /images/${img.name}-${img.width * 2}.webp ${img.width * 2}w`}
+              sizes={img.sizes}
               width={img.width}
               height={img.height}
               alt={t(img.key)}
