@@ -4,7 +4,11 @@ import { openDialog } from './dialogs'
 export const WELCOME_SEEN_KEY = 'welcome-popup-seen'
 const DELAY_MS = 2000
 
-/** Opens the welcome popup 2 s after load unless this browser has closed it before (SPEC §4). */
+/**
+ * Opens the welcome popup 2 s after the page appears unless this browser has closed it before
+ * (SPEC §4). On a visit's first page the splash covers the page for 1.8 s, and "then the app
+ * appears": the 2 s start when the splash has faded, so the popup never pops up straight after.
+ */
 export function enhanceWelcomePopup() {
   const dialog = document.getElementById('welcome-popup') as HTMLDialogElement | null
   if (!dialog) return
@@ -26,7 +30,12 @@ export function enhanceWelcomePopup() {
   dialog.addEventListener('click', (event) => {
     if (event.target === dialog) dialog.close()
   })
-  setTimeout(() => {
-    if (!document.querySelector('dialog[open]')) openDialog(dialog)
-  }, DELAY_MS)
+  const open = () =>
+    setTimeout(() => {
+      if (!document.querySelector('dialog[open]')) openDialog(dialog)
+    }, DELAY_MS)
+  const splash = document.getElementById('splash')
+  const fading = document.documentElement.classList.contains('splash') && splash?.getAnimations()
+  if (fading && fading.length) Promise.all(fading.map((a) => a.finished)).then(open, open)
+  else open()
 }

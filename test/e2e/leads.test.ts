@@ -48,6 +48,30 @@ describe('welcome popup', () => {
     await page.context().close()
   })
 
+  it('on the first page of a visit, opens 2 s after the splash has faded, not over it', async () => {
+    const page = await open('/favicon.svg', { welcome: true, splash: true })
+    await page.context().addInitScript(() =>
+      addEventListener(
+        'animationend',
+        (e) => {
+          if ((e.target as Element).id === 'splash')
+            Object.assign(window, { splashEnd: performance.now() })
+        },
+        true,
+      ),
+    )
+    await page.goto('/')
+    const dialog = page.locator('#welcome-popup')
+    await page.waitForFunction(() => 'splashEnd' in window, null, { timeout: 5000 })
+    expect(await dialog.isVisible()).toBe(false)
+    await dialog.waitFor({ state: 'visible', timeout: 4000 })
+    const gap = await page.evaluate(
+      () => performance.now() - (window as unknown as { splashEnd: number }).splashEnd,
+    )
+    expect(gap).toBeGreaterThanOrEqual(1900)
+    await page.context().close()
+  })
+
   it('closes from its button and from the backdrop, remembering either', async () => {
     for (const how of ['button', 'backdrop']) {
       const page = await open('/', { welcome: true, viewport: PHONE })
