@@ -3,7 +3,7 @@ import { defineConfig, presetWind3, transformerVariantGroup } from 'unocss'
 export default defineConfig({
   // Server-only components never reach the client bundle, so scan the sources themselves.
   content: { filesystem: ['worker/**/*.tsx', 'client/**/*.{ts,tsx}'] },
-  presets: [presetWind3()],
+  presets: [presetWind3({ preflight: 'on-demand' })],
   transformers: [transformerVariantGroup()],
   theme: {
     colors: {

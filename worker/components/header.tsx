@@ -15,7 +15,7 @@ const linkClass =
 export function Header() {
   const { t, path } = usePage()
   return (
-    <header className="sticky top-0 z-40 border-b border-slate-200 bg-white/95 backdrop-blur">
+    <header className="sticky top-0 z-40 border-b border-slate-200 bg-white">
       <div className="container relative flex h-16 items-center justify-between gap-4">
         <Logo />
         <nav aria-label={t('nav.main_label')} className="hidden xl:block">
