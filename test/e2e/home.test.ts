@@ -10,16 +10,26 @@ describe('home page', () => {
       'Scale Your Business to $100K+ Monthly Revenue',
     )
     expect(await page.locator('main').innerText()).toContain('$50M')
+    // Preloaded as responsive WebP: the preload names the same candidates as the picture.
     const preloads = await page.$$eval('link[rel=preload][as=image]', (ls) =>
-      ls.map((l) => l.getAttribute('href')),
+      ls.map((l) => l.getAttribute('imagesrcset')),
     )
     expect(preloads).toHaveLength(3)
-    for (const src of preloads) {
-      const img = page.locator(`img[src="${src}"]`)
+    for (const srcset of preloads) {
+      const img = page.locator(`img[srcset="${srcset}"]`)
       expect(Number(await img.getAttribute('width'))).toBeGreaterThan(0)
       expect(Number(await img.getAttribute('height'))).toBeGreaterThan(0)
-      expect((await page.request.get(src!)).status()).toBe(200)
+      for (const candidate of srcset!.split(', ')) {
+        const res = await page.request.get(candidate.split(' ')[0])
+        expect(res.status()).toBe(200)
+        expect(res.headers()['content-type']).toBe('image/webp')
+      }
     }
+    // The main picture is drawn (the others are desktop-only).
+    await page.waitForFunction(() => {
+      const img = document.querySelector<HTMLImageElement>('img[fetchpriority=high]')
+      return img?.complete && img.naturalWidth > 0
+    })
     const text = await page.locator('main').innerText()
     for (const s of [
       '500+',
