@@ -5,7 +5,7 @@
 // The images are committed, so builds need neither this script nor the artwork.
 import sharp from 'sharp'
 
-export const HERO_ART = { 'hero-dashboard': 560, 'hero-campaign': 240, 'hero-orders': 240 }
+const HERO_ART = { 'hero-dashboard': 560, 'hero-campaign': 240, 'hero-orders': 240 }
 
 for (const [name, width] of Object.entries(HERO_ART))
   for (const scale of [1, 2]) {

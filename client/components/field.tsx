@@ -2,32 +2,49 @@ import type { InputHTMLAttributes, SelectHTMLAttributes } from 'react'
 
 const inputClass =
   'w-full rounded-lg border border-slate-300 bg-white px-3 py-2.5 text-ink-900 aria-[invalid=true]:border-red-600'
+export const labelClass = 'mb-1 block text-sm font-medium text-ink-700'
 
-/** A labelled input with its error message tied to it for screen readers. */
+/**
+ * A labelled input with its hint and its error message tied to it for screen readers.
+ * Used by the islands' forms and the server-only sign-in and account forms alike.
+ */
 export function Field({
   id,
   label,
+  hint,
   error,
   className = '',
+  inputClassName = '',
   ...input
 }: {
   id: string
   label: string
+  /** A standing rule or tip shown under the input. */
+  hint?: string
   error?: string
+  /** Wrapper classes. */
   className?: string
+  /** Classes added to the input's own. */
+  inputClassName?: string
 } & InputHTMLAttributes<HTMLInputElement>) {
+  const describedBy = [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(' ')
   return (
     <div className={className}>
-      <label htmlFor={id} className="mb-1 block text-sm font-medium text-ink-700">
+      <label htmlFor={id} className={labelClass}>
         {label}
       </label>
       <input
         id={id}
-        className={inputClass}
+        className={inputClassName ? `${inputClass} ${inputClassName}` : inputClass}
         aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
+        aria-describedby={describedBy || undefined}
         {...input}
       />
+      {hint && (
+        <p id={`${id}-hint`} className="m-0 mt-1 text-xs text-ink-600">
+          {hint}
+        </p>
+      )}
       {error && (
         <p id={`${id}-error`} className="m-0 mt-1 text-sm text-red-700">
           {error}
@@ -54,7 +71,7 @@ export function SelectField({
 } & SelectHTMLAttributes<HTMLSelectElement>) {
   return (
     <div>
-      <label htmlFor={id} className="mb-1 block text-sm font-medium text-ink-700">
+      <label htmlFor={id} className={labelClass}>
         {label}
       </label>
       <select

@@ -34,8 +34,9 @@ export function enhanceWelcomePopup() {
     setTimeout(() => {
       if (!document.querySelector('dialog[open]')) openDialog(dialog)
     }, DELAY_MS)
-  const splash = document.getElementById('splash')
-  const fading = document.documentElement.classList.contains('splash') && splash?.getAnimations()
-  if (fading && fading.length) Promise.all(fading.map((a) => a.finished)).then(open, open)
-  else open()
+  const splash = document.documentElement.classList.contains('splash')
+    ? document.getElementById('splash')
+    : null
+  // No splash: nothing to wait for, and the 2 s start now.
+  Promise.all((splash?.getAnimations() ?? []).map((a) => a.finished)).then(open, open)
 }

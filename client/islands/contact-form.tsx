@@ -1,5 +1,5 @@
 import type { FormEvent } from 'react'
-import { Field, PersonFields, SelectField, SubmitButton } from '../components/field'
+import { Field, labelClass, PersonFields, SelectField, SubmitButton } from '../components/field'
 import { Icon } from '../components/icon'
 import { defineIsland } from '../island'
 import { notify } from '../lib/notices'
@@ -34,7 +34,6 @@ export type ContactFormProps = {
 
 const controlClass =
   'w-full rounded-lg border border-slate-300 bg-white px-3 py-2.5 text-ink-900 aria-[invalid=true]:border-red-600'
-const labelClass = 'mb-1 block text-sm font-medium text-ink-700'
 
 /** The contact page form: validated here for quick answers, and again by the worker. */
 function ContactForm({ labels, services, budgets, notices }: ContactFormProps) {

@@ -1,10 +1,8 @@
+import { Field } from '../../client/components/field'
 import { MIN_PASSWORD_LENGTH } from '../auth/gotrue'
 import { usePage } from '../pages/context'
 
-/** What the sign-in and account pages' forms share: field styles, errors, the code field. */
-export const fieldClass =
-  'w-full rounded-lg border border-slate-300 bg-white px-3 py-2.5 text-ink-900'
-export const labelClass = 'mb-1 block text-sm font-medium text-ink-700'
+/** What the sign-in and account pages' forms share: errors and their fields. */
 
 /** Error codes (the service's and ours) with a message of their own in `auth.errors`. */
 const KNOWN_ERRORS = [
@@ -39,20 +37,15 @@ export function Alert({ message }: { message?: string }) {
 export function EmailField({ email }: { email?: string }) {
   const { t } = usePage()
   return (
-    <div>
-      <label htmlFor="auth-email" className={labelClass}>
-        {t('auth.email')}
-      </label>
-      <input
-        id="auth-email"
-        name="email"
-        type="email"
-        required
-        autoComplete="email"
-        defaultValue={email}
-        className={fieldClass}
-      />
-    </div>
+    <Field
+      id="auth-email"
+      label={t('auth.email')}
+      name="email"
+      type="email"
+      required
+      autoComplete="email"
+      defaultValue={email}
+    />
   )
 }
 
@@ -60,24 +53,16 @@ export function EmailField({ email }: { email?: string }) {
 export function NewPasswordField({ id }: { id: string }) {
   const { t } = usePage()
   return (
-    <div>
-      <label htmlFor={id} className={labelClass}>
-        {t('auth.new_password')}
-      </label>
-      <input
-        id={id}
-        name="password"
-        type="password"
-        required
-        minLength={MIN_PASSWORD_LENGTH}
-        autoComplete="new-password"
-        aria-describedby={`${id}-hint`}
-        className={fieldClass}
-      />
-      <p id={`${id}-hint`} className="m-0 mt-1 text-xs text-ink-600">
-        {t('auth.password_hint')}
-      </p>
-    </div>
+    <Field
+      id={id}
+      label={t('auth.new_password')}
+      hint={t('auth.password_hint')}
+      name="password"
+      type="password"
+      required
+      minLength={MIN_PASSWORD_LENGTH}
+      autoComplete="new-password"
+    />
   )
 }
 
@@ -85,27 +70,20 @@ export function NewPasswordField({ id }: { id: string }) {
 export function CodeField({ id, hint }: { id: string; hint?: string }) {
   const { t } = usePage()
   return (
-    <div>
-      <label htmlFor={id} className={labelClass}>
-        {t('auth.mfa_code')}
-      </label>
-      <input
-        id={id}
-        name="code"
-        type="text"
-        inputMode="numeric"
-        pattern="[0-9]{6}"
-        maxLength={6}
-        required
-        autoComplete="one-time-code"
-        aria-describedby={`${id}-hint`}
-        dir="ltr"
-        className={`${fieldClass} font-mono text-lg tracking-widest`}
-      />
-      <p id={`${id}-hint`} className="m-0 mt-1 text-xs text-ink-600">
-        {hint ?? t('auth.mfa_code_hint')}
-      </p>
-    </div>
+    <Field
+      id={id}
+      label={t('auth.mfa_code')}
+      hint={hint ?? t('auth.mfa_code_hint')}
+      name="code"
+      type="text"
+      inputMode="numeric"
+      pattern="[0-9]{6}"
+      maxLength={6}
+      required
+      autoComplete="one-time-code"
+      dir="ltr"
+      inputClassName="font-mono text-lg tracking-widest"
+    />
   )
 }
 

@@ -1,16 +1,9 @@
 import type { ReactNode } from 'react'
 import { renderSVG } from 'uqr'
+import { Field } from '../../client/components/field'
 import type { Factor } from '../auth/mfa'
 import { SignOutForm } from '../components/account-area'
-import {
-  Alert,
-  CodeField,
-  errorMessage,
-  fieldClass,
-  isolate,
-  labelClass,
-  NewPasswordField,
-} from '../components/auth-form'
+import { Alert, CodeField, errorMessage, isolate, NewPasswordField } from '../components/auth-form'
 import { PageHero } from '../components/page-parts'
 import { usePage } from './context'
 
@@ -152,18 +145,14 @@ export function AccountPage({
                 <Enrolment {...enrolling} />
               ) : (
                 <form method="post" action="/auth/factors" className="mt-5 space-y-4">
-                  <div className="max-w-sm">
-                    <label htmlFor="factor-name" className={labelClass}>
-                      {t('auth.mfa_name')}
-                    </label>
-                    <input
-                      id="factor-name"
-                      name="friendly_name"
-                      maxLength={60}
-                      defaultValue={t('auth.mfa_default_name')}
-                      className={fieldClass}
-                    />
-                  </div>
+                  <Field
+                    id="factor-name"
+                    label={t('auth.mfa_name')}
+                    name="friendly_name"
+                    maxLength={60}
+                    defaultValue={t('auth.mfa_default_name')}
+                    className="max-w-sm"
+                  />
                   <button type="submit" className="btn-primary">
                     {t('auth.mfa_add')}
                   </button>

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react'
+import { Field } from '../../client/components/field'
 import { MIN_PASSWORD_LENGTH } from '../auth/gotrue'
 import { SignOutForm } from '../components/account-area'
 import {
@@ -6,9 +7,7 @@ import {
   CodeField,
   EmailField,
   errorMessage,
-  fieldClass,
   isolate,
-  labelClass,
   NewPasswordField,
 } from '../components/auth-form'
 import { PageHero } from '../components/page-parts'
@@ -174,26 +173,16 @@ export function AuthPage({
         >
           {next && <input type="hidden" name="next" value={next} />}
           <EmailField email={email} />
-          <div>
-            <label htmlFor="auth-password" className={labelClass}>
-              {t('auth.password')}
-            </label>
-            <input
-              id="auth-password"
-              name="password"
-              type="password"
-              required
-              minLength={signUp ? MIN_PASSWORD_LENGTH : undefined}
-              autoComplete={signUp ? 'new-password' : 'current-password'}
-              aria-describedby={signUp ? 'auth-password-hint' : undefined}
-              className={fieldClass}
-            />
-            {signUp && (
-              <p id="auth-password-hint" className="m-0 mt-1 text-xs text-ink-600">
-                {t('auth.password_hint')}
-              </p>
-            )}
-          </div>
+          <Field
+            id="auth-password"
+            label={t('auth.password')}
+            hint={signUp ? t('auth.password_hint') : undefined}
+            name="password"
+            type="password"
+            required
+            minLength={signUp ? MIN_PASSWORD_LENGTH : undefined}
+            autoComplete={signUp ? 'new-password' : 'current-password'}
+          />
           <button type="submit" className="btn-primary w-full">
             {signUp ? t('auth.sign_up') : t('nav.sign_in')}
           </button>

@@ -38,6 +38,8 @@ const HERO_IMAGES = [
   },
 ]
 
+const heroSrc = (name: string, width: number) => `/images/${name}-${width}.webp`
+
 /** The three free guides (SPEC §3): file, download count and rating; text is in locales. */
 const GUIDE_STATS = [
   { slug: 'invisible-business-mistakes', downloads: 15300, rating: 4.9 },
@@ -146,8 +148,8 @@ function Hero() {
           {HERO_IMAGES.map((img, i) => (
             <img
               key={img.name}
-              src={`/images/${img.name}-${img.width}.webp`}
-              srcSet={`/images/${img.name}-${img.width}.webp ${img.width}w, /images/${img.name}-${img.width * 2}.webp ${img.width * 2}w`}
+              src={heroSrc(img.name, img.width)}
+              srcSet={`${heroSrc(img.name, img.width)} ${img.width}w, ${heroSrc(img.name, img.width * 2)} ${img.width * 2}w`}
               sizes={img.sizes}
               width={img.width}
               height={img.height}
