@@ -3,7 +3,7 @@ import { openDialog } from './dialogs'
 
 /**
  * Every "book a consultation" link ([data-booking], a plain link to /book without JavaScript)
- * opens the scheduling dialog; its frame loads on the first opening only.
+ * opens the scheduling dialog; its frame is created (from its template) on the first opening only.
  */
 export function enhanceBooking() {
   const dialog = document.getElementById('booking-dialog') as HTMLDialogElement | null
@@ -12,9 +12,8 @@ export function enhanceBooking() {
     const trigger = (event.target as Element).closest('[data-booking]')
     if (!trigger || (event as MouseEvent).ctrlKey || (event as MouseEvent).metaKey) return
     event.preventDefault()
-    const frame = dialog.querySelector('iframe')
-    if (frame && !frame.getAttribute('src'))
-      frame.setAttribute('src', frame.dataset.src ?? '/book?embed=1')
+    const frame = dialog.querySelector<HTMLTemplateElement>('template[data-booking-frame]')
+    frame?.replaceWith(frame.content)
     // From the widget, focus comes back to the widget's button (its card closes meanwhile).
     const menu = trigger.closest<HTMLDetailsElement>('details[open]')
     menu?.removeAttribute('open')

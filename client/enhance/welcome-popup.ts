@@ -37,6 +37,11 @@ export function enhanceWelcomePopup() {
   const splash = document.documentElement.classList.contains('splash')
     ? document.getElementById('splash')
     : null
-  // No splash: nothing to wait for, and the 2 s start now.
-  Promise.all((splash?.getAnimations() ?? []).map((a) => a.finished)).then(open, open)
+  // No splash: nothing to wait for, and the 2 s start now. The splash's animations are read
+  // after a frame has been drawn: style is up to date then, and reading them costs nothing
+  // (during load it would force a style recalculation of the whole page).
+  const afterFrame = (fn: () => void) => requestAnimationFrame(() => setTimeout(fn, 0))
+  afterFrame(() =>
+    Promise.all((splash?.getAnimations() ?? []).map((a) => a.finished)).then(open, open),
+  )
 }

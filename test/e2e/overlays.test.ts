@@ -111,6 +111,8 @@ describe('scheduling dialog', () => {
   it('opens from the hero, the closing call to action and the widget, and returns focus on close', async () => {
     const page = await open('/')
     await hydrated(page)
+    // The scheduler's frame is built on the first opening, not with every page.
+    expect(page.frames()).toHaveLength(1)
     const widget = page.locator('#consult-widget summary')
     // [what is clicked, what has the focus after closing]
     const triggers = [

@@ -101,7 +101,11 @@ export function BookingDialog() {
             </button>
           </form>
         </div>
-        <iframe data-src={src} title={t('booking.title')} className="w-full flex-1 border-0" />
+        {/* Inert until the first opening: a parsed <iframe> would build a frame and its script
+            context on every page load, for a dialog most visitors never open. */}
+        <template data-booking-frame>
+          <iframe src={src} title={t('booking.title')} className="w-full flex-1 border-0" />
+        </template>
         <NoticeHost />
       </div>
     </dialog>
