@@ -21,7 +21,9 @@ function utilityVariables({ theme, generator }: PreflightContext<object>) {
   return [
     ...vars
       .filter(([, value]) => String(value).trim() !== '')
-      .map(([name, value]) => `@property ${name}{syntax:"*";inherits:false;initial-value:${value}}`),
+      .map(
+        ([name, value]) => `@property ${name}{syntax:"*";inherits:false;initial-value:${value}}`,
+      ),
     empty.length ? `:root{${empty.map(([name, value]) => `${name}:${value}`).join(';')}}` : '',
     `@supports ((-webkit-hyphens:none) and (not (margin-trim:inline))) or ((-moz-orient:inline) and (not (color:rgb(from red r g b)))){*,::before,::after,::backdrop{${all}}}`,
   ].join('')
