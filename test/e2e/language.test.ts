@@ -67,4 +67,29 @@ describe('language selector', () => {
       )
     await page.context().close()
   })
+
+  it('mirrors direction arrows in Arabic only, and turns the chevron of an opened answer', async () => {
+    // Both are CSS transforms composed from the registered utility variables (uno.config.ts).
+    const transformOf = (page: Awaited<ReturnType<typeof open>>, selector: string) =>
+      page
+        .locator(selector)
+        .first()
+        .evaluate((el) => getComputedStyle(el).transform)
+    for (const [lang, expected] of [
+      ['en', 'none'],
+      ['ar', 'matrix(-1, 0, 0, 1, 0, 0)'],
+    ]) {
+      const page = await open(`/?lang=${lang}`)
+      expect(await transformOf(page, 'main a[data-booking] svg'), lang).toBe(expected)
+      await page.context().close()
+    }
+    const page = await open('/faq')
+    const question = page.locator('main details').first()
+    expect(await transformOf(page, 'main details svg')).toBe('none')
+    await question.locator('summary').click()
+    await expect
+      .poll(() => transformOf(page, 'main details[open] svg'))
+      .toBe('matrix(-1, 0, 0, -1, 0, 0)')
+    await page.context().close()
+  })
 })
