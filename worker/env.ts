@@ -53,5 +53,7 @@ export interface AppEnv {
     /** That visitor's access token: the cookie's, or the one refreshed for this request. */
     accessToken?: string
     signedIn?: boolean
+    /** The page is not for search engines (the route table's `indexable: false`). */
+    noindex?: boolean
   }
 }

@@ -1,32 +1,12 @@
 import { Hono } from 'hono'
 import { LANGS } from '../client/lib/languages'
 import { article, POSTS } from './data/blog'
-import { SERVICES } from './data/services'
 import type { AppEnv } from './env'
-import { langHref } from './pages/context'
-import { LEGAL_PAGES } from './pages/legal'
+import { langHref } from './render/context'
+import { indexablePaths } from './routes'
 
 /** What crawlers read: the sitemap (every page, with its six languages), robots.txt, RSS. */
 export const feeds = new Hono<AppEnv>()
-
-/** Every indexable page, by canonical path. */
-export function indexablePaths(): string[] {
-  return [
-    '/',
-    '/about',
-    '/services',
-    ...SERVICES.map((s) => `/services/${s.slug}`),
-    '/portfolio',
-    '/pricing',
-    '/faq',
-    '/contact',
-    '/book',
-    '/auth',
-    '/blog',
-    ...POSTS.map((p) => `/blog/${p.slug}`),
-    ...Object.keys(LEGAL_PAGES).map((slug) => `/${slug}`),
-  ]
-}
 
 const xml = (s: string) =>
   s

@@ -9,13 +9,13 @@ import { bookings } from './api/bookings'
 import { consent } from './api/consent'
 import { mfaRoutes } from './auth/mfa'
 import { authRoutes } from './auth/routes'
-import { authService } from './auth/service'
+import { authService } from './auth-service/app'
 import { session } from './auth/session'
 import { events } from './api/events'
 import { leads } from './api/leads'
 import { feeds } from './feeds'
 import { pages, renderNotFound } from './pages'
-import { renderer } from './renderer'
+import { renderer } from './render/document'
 
 const app = new Hono<AppEnv>()
 

@@ -1,7 +1,20 @@
-import type { IconName } from '../../worker/data/services'
+/** The services' icons (worker/data/services.ts names one per service). */
+export type ServiceIcon =
+  | 'cart'
+  | 'bag'
+  | 'store'
+  | 'megaphone'
+  | 'calendar'
+  | 'mail'
+  | 'link'
+  | 'code'
+  | 'rocket'
+  | 'pen'
+  | 'palette'
+  | 'pin'
 
 /** Stroke icons (24×24, Lucide-style paths). Decorative: the text next to them names them. */
-const PATHS: Record<IconName | UiIcon, string> = {
+const PATHS: Record<ServiceIcon | UiIcon, string> = {
   cart: 'M3 3h2l2.4 12.2a2 2 0 0 0 2 1.6h8.2a2 2 0 0 0 2-1.5L21 8H6 M9 21h.01 M18 21h.01',
   bag: 'M6 2 3 6v14a2 2 0 0 0 2 2h14a2 2 0 0 0 2-2V6l-3-4Z M3 6h18 M16 10a4 4 0 0 1-8 0',
   store:
@@ -70,7 +83,7 @@ export function Icon({
   className = 'h-5 w-5',
   filled = false,
 }: {
-  name: IconName | UiIcon
+  name: ServiceIcon | UiIcon
   className?: string
   filled?: boolean
 }) {

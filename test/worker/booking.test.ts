@@ -1,7 +1,7 @@
 import { env, SELF } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
 import en from '../../locales/en.json'
-import { describeSlot } from '../../worker/api/bookings'
+import { describeSlot } from '../../worker/services/bookings'
 import { invitation } from '../../worker/booking/ics'
 import { generateSlots, type Availability } from '../../worker/booking/slots'
 

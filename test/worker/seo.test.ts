@@ -4,7 +4,7 @@ import articles from 'virtual:blog'
 import { describe, expect, it } from 'vitest'
 import { LANGS } from '../../client/lib/languages'
 import { POSTS } from '../../worker/data/blog'
-import { indexablePaths } from '../../worker/feeds'
+import { indexablePaths } from '../../worker/routes'
 
 const SITE = 'https://example.com'
 const get = (path: string) => SELF.fetch(SITE + path)

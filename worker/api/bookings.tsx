@@ -1,23 +1,15 @@
-import { Hono, type Context } from 'hono'
-import { formatInTimeZone } from 'date-fns-tz'
+import { Hono } from 'hono'
 import { BookingSchema } from '../../client/schemas/booking'
-import { invitation } from '../booking/ics'
-import { freeSlots, readAvailability } from '../booking/slots'
-import { addBooking, findBooking, listBookedSlots, type Booking } from '../db/bookings'
+import { readAvailability } from '../booking/slots'
+import { addBooking } from '../db/bookings'
 import type { AppEnv } from '../env'
 import { queueMail } from '../mail/send'
 import { formGuard } from '../middleware/form-guard'
+import { currentSlots, describeSlot, icsPath } from '../services/bookings'
 import { formResult, isBot, parse, store } from './forms'
 
 /** The built-in booking page's API: free slots, booking one, its calendar invitation. */
 export const bookings = new Hono<AppEnv>()
-
-/** Free 30-minute slots from now, UTC ISO strings, oldest first. */
-export async function currentSlots(c: Context<AppEnv>, now = new Date()) {
-  const availability = readAvailability(c.env)
-  const booked = await listBookedSlots(c.env.DB, now.toISOString())
-  return { slots: freeSlots(availability, now, booked), timeZone: availability.timeZone }
-}
 
 const validZone = (zone: string | undefined, fallback: string) => {
   if (!zone) return fallback
@@ -28,14 +20,6 @@ const validZone = (zone: string | undefined, fallback: string) => {
     return fallback
   }
 }
-
-export const icsPath = (token: string) => `/book/${token}.ics`
-
-/** "Monday 23 November 2026, 09:30" in the visitor's language and zone. */
-export const describeSlot = (iso: string, lang: string, zone: string) =>
-  new Intl.DateTimeFormat(lang, { dateStyle: 'full', timeStyle: 'short', timeZone: zone }).format(
-    new Date(iso),
-  )
 
 bookings.get('/slots', async (c) => {
   try {
@@ -115,35 +99,3 @@ bookings.post('/', async (c) => {
     },
   )
 })
-
-/** GET /book/<token>.ics: the visitor's calendar invitation. */
-export async function serveInvitation(c: Context<AppEnv>) {
-  const token = (c.req.param('file') ?? '').replace(/\.ics$/, '')
-  if (!/^[0-9a-f-]{36}$/.test(token)) return c.notFound()
-  let booking: Booking | null
-  try {
-    booking = await findBooking(c.env.DB, token)
-  } catch (err) {
-    console.error('D1 read failed', err)
-    return c.text(c.var.t('errors.unavailable'), 503)
-  }
-  if (!booking) return c.notFound()
-  const { t, config } = c.var
-  const body = invitation({
-    uid: `booking-${booking.id}@${new URL(config.siteUrl).hostname}`,
-    start: new Date(booking.slotStart),
-    summary: t('booking.ics_summary'),
-    description: [t('booking.ics_description'), booking.notes].filter(Boolean).join('\n\n'),
-    organizerEmail: config.email,
-    organizerName: t('meta.site_name'),
-    attendeeEmail: booking.email,
-    attendeeName: booking.name,
-    url: config.siteUrl + '/contact',
-  })
-  const day = formatInTimeZone(new Date(booking.slotStart), 'UTC', 'yyyy-MM-dd')
-  return c.body(body, 200, {
-    'Content-Type': 'text/calendar; charset=utf-8',
-    'Content-Disposition': `attachment; filename="consultation-${day}.ics"`,
-    'Cache-Control': 'private, no-store',
-  })
-}

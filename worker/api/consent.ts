@@ -1,20 +1,13 @@
-import { Hono, type Context } from 'hono'
-import { getCookie, setCookie } from 'hono/cookie'
+import { Hono } from 'hono'
+import { setCookie } from 'hono/cookie'
 import * as v from 'valibot'
 import { httpOnlyCookie } from '../cookies'
 import type { AppEnv } from '../env'
+import { CONSENT_COOKIE } from '../render/consent'
 import { limitBody, sameSiteOnly } from '../middleware/form-guard'
 import { formFields } from './forms'
 
-export const CONSENT_COOKIE = 'tracking-consent'
 const SIX_MONTHS = 60 * 60 * 24 * 183
-
-export type Consent = 'granted' | 'denied' | 'unset'
-
-export function consentOf(c: Context<AppEnv>): Consent {
-  const value = getCookie(c, CONSENT_COOKIE)
-  return value === 'granted' || value === 'denied' ? value : 'unset'
-}
 
 const ChoiceSchema = v.strictObject({ choice: v.picklist(['granted', 'denied']) })
 

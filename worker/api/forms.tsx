@@ -2,7 +2,7 @@ import type { Context } from 'hono'
 import * as v from 'valibot'
 import { fieldIssues } from '../../client/schemas/leads'
 import type { AppEnv } from '../env'
-import { FormResultPage } from '../pages/form-result'
+import { FormResultPage } from '../components/form-result'
 
 /**
  * Shared by the form endpoints: islands post JSON and get JSON; the same forms posted without

@@ -10,7 +10,7 @@ import { addContactMessage, addGuideRequest, addSubscriber } from '../db/leads'
 import type { AppEnv } from '../env'
 import { formGuard } from '../middleware/form-guard'
 import { queueMail } from '../mail/send'
-import { guideUrl } from '../pages/guide'
+import { guideUrl } from '../data/guides'
 import { formResult, isBot, parse, store } from './forms'
 
 /**

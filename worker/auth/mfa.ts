@@ -5,7 +5,7 @@ import * as v from 'valibot'
 import type { AppEnv } from '../env'
 import { readForm } from '../api/forms'
 import { httpOnlyCookie } from '../cookies'
-import { flash } from './flash'
+import { flash } from '../render/flash'
 import { authForm, sixDigits } from './forms'
 import { callAuth, rememberSession, signedInOnly, type TokenSet } from './session'
 

@@ -3,11 +3,12 @@ import { getCookie } from 'hono/cookie'
 import * as v from 'valibot'
 import type { AppEnv } from '../env'
 import { formFields, readForm } from '../api/forms'
-import { flash } from './flash'
-import { MIN_PASSWORD_LENGTH, weakPassword } from './gotrue'
+import { flash } from '../render/flash'
+import { MIN_PASSWORD_LENGTH, weakPassword } from '../auth-service/gotrue'
 import { authForm, formEmail, guard, sixDigits } from './forms'
 import { completeSignIn, type ServiceTokens } from './mfa'
-import { ACCESS_COOKIE, callAuth, forgetSession, SIGNED_IN_ONLY, signedInOnly } from './session'
+import { SIGNED_IN_ONLY } from '../routes'
+import { ACCESS_COOKIE, callAuth, forgetSession, signedInOnly } from './session'
 
 /**
  * The site's side of sign-in (a backend-for-frontend): the /auth page's forms post here, the

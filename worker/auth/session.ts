@@ -9,9 +9,9 @@ import {
 } from 'jose'
 import { httpOnlyCookie, isHttps } from '../cookies'
 import type { AppEnv } from '../env'
-import { ALG, publicKeys } from './keys'
-import { audienceOf, issuerOf } from './gotrue'
-import { authService } from './service'
+import { ALG, publicKeys } from '../auth-service/keys'
+import { audienceOf, issuerOf } from '../auth-service/gotrue'
+import { authService } from '../auth-service/app'
 
 export const ACCESS_COOKIE = 'sb-access-token'
 export const REFRESH_COOKIE = 'sb-refresh-token'
@@ -76,9 +76,6 @@ export function forgetSession(c: Context<AppEnv>) {
   deleteCookie(c, ACCESS_COOKIE, { path: '/', secure: isHttps(c) })
   deleteCookie(c, REFRESH_COOKIE, { path: '/', secure: isHttps(c) })
 }
-
-/** Pages and forms for signed-in visitors only; others are sent to sign in first. */
-export const SIGNED_IN_ONLY = ['/account']
 
 export const signedInOnly: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (!c.var.accessToken) return c.redirect('/auth?next=/account', 303)

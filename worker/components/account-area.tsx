@@ -1,5 +1,5 @@
 import { Icon } from '../../client/components/icon'
-import { usePage } from '../pages/context'
+import { usePage } from '../render/context'
 
 /**
  * The navigation's account corner (SPEC §2). Signed out: Sign In and Get Started. Signed in:

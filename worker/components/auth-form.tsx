@@ -1,6 +1,6 @@
 import { Field } from '../../client/components/field'
-import { MIN_PASSWORD_LENGTH } from '../auth/gotrue'
-import { usePage } from '../pages/context'
+import { MIN_PASSWORD_LENGTH } from '../auth-service/gotrue'
+import { usePage } from '../render/context'
 
 /** What the sign-in and account pages' forms share: errors and their fields. */
 

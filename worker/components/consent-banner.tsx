@@ -1,4 +1,4 @@
-import { usePage } from '../pages/context'
+import { usePage } from '../render/context'
 
 /**
  * Asks before any tracker loads (UK GDPR / PECR): Accept and Reject look alike, the privacy

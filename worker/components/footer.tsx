@@ -1,9 +1,13 @@
 import { Icon } from '../../client/components/icon'
 import { hasTrackers } from '../config'
-import { usePage } from '../pages/context'
+import { usePage } from '../render/context'
 import { Logo } from './logo'
-import { FOOTER_MAIN, FOOTER_RESOURCES, TRUSTED_PLATFORMS } from './nav-data'
+import { TRUSTED_PLATFORMS } from '../data/platforms'
+import { navigation } from '../routes'
 import { NewsletterBox } from './newsletter-box'
+
+const FOOTER_MAIN = navigation('footerMain')
+const FOOTER_RESOURCES = navigation('footerResources')
 
 const SOCIAL = {
   instagram: {

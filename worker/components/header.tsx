@@ -1,9 +1,12 @@
 import { Icon } from '../../client/components/icon'
 import { LANGS, LANGUAGE_NAMES } from '../../client/lib/languages'
-import { langHref, usePage } from '../pages/context'
+import { langHref, usePage } from '../render/context'
 import { AccountArea } from './account-area'
 import { Logo } from './logo'
-import { MAIN_NAV, SERVICES_MENU } from './nav-data'
+import { SERVICES_MENU } from '../data/services'
+import { navigation } from '../routes'
+
+const MAIN_NAV = navigation('main')
 
 const isCurrent = (path: string, href: string) =>
   href === '/' ? path === '/' : path === href || path.startsWith(href + '/')

@@ -1,4 +1,4 @@
-import { usePage } from '../pages/context'
+import { usePage } from '../render/context'
 
 export function Logo({ inverted = false }: { inverted?: boolean }) {
   const { t } = usePage()

@@ -1,5 +1,5 @@
 import NewsletterForm from '../../client/islands/newsletter-form'
-import { usePage } from '../pages/context'
+import { usePage } from '../render/context'
 import { errorTexts } from './form-texts'
 
 /** The footer's Stay Updated box (SPEC §2). */

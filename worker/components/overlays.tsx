@@ -1,5 +1,5 @@
 import { Icon } from '../../client/components/icon'
-import { usePage } from '../pages/context'
+import { usePage } from '../render/context'
 import { NoticeHost } from './welcome-popup'
 
 /** sessionStorage flag: the splash has been shown in this browser session. */

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react'
 import { Icon } from '../../client/components/icon'
-import { usePage } from '../pages/context'
+import { usePage } from '../render/context'
 
 export interface Crumb {
   label: string

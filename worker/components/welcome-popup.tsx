@@ -1,5 +1,5 @@
 import SignupForm from '../../client/islands/signup-form'
-import { usePage } from '../pages/context'
+import { usePage } from '../render/context'
 import { subscribeTexts } from './form-texts'
 
 /**

@@ -1,34 +1,26 @@
+import type { ServiceIcon } from '../../client/components/icon'
+
 /** The service pages (SPEC §2). `key` names the service's entry under `services.items` in locales. */
 export interface Service {
   slug: string
   key: string
-  icon: IconName
+  icon: ServiceIcon
   related: string[]
+  /** Place in the header's Services menu (SPEC §2 lists six), with its label key. */
+  menu?: { order: number; key: string }
 }
-
-export type IconName =
-  | 'cart'
-  | 'bag'
-  | 'store'
-  | 'megaphone'
-  | 'calendar'
-  | 'mail'
-  | 'link'
-  | 'code'
-  | 'rocket'
-  | 'pen'
-  | 'palette'
-  | 'pin'
 
 export const SERVICES: Service[] = [
   {
     slug: 'amazon',
+    menu: { order: 1, key: 'nav.sub.amazon' },
     key: 'amazon',
     icon: 'cart',
     related: ['ecommerce-marketing', 'graphic-design', 'content-writing'],
   },
   {
     slug: 'shopify',
+    menu: { order: 2, key: 'nav.sub.shopify' },
     key: 'shopify',
     icon: 'bag',
     related: ['web-development', 'email-marketing', 'ecommerce-marketing'],
@@ -47,6 +39,7 @@ export const SERVICES: Service[] = [
   },
   {
     slug: 'social-media-marketing',
+    menu: { order: 3, key: 'nav.sub.social_media' },
     key: 'social_media_marketing',
     icon: 'megaphone',
     related: ['social-media-management', 'graphic-design', 'content-writing'],
@@ -59,6 +52,7 @@ export const SERVICES: Service[] = [
   },
   {
     slug: 'email-marketing',
+    menu: { order: 4, key: 'nav.sub.email' },
     key: 'email_marketing',
     icon: 'mail',
     related: ['shopify', 'content-writing', 'ecommerce-marketing'],
@@ -71,6 +65,7 @@ export const SERVICES: Service[] = [
   },
   {
     slug: 'web-development',
+    menu: { order: 6, key: 'nav.sub.web_development' },
     key: 'web_development',
     icon: 'code',
     related: ['shopify', 'gmb-optimization', 'content-writing'],
@@ -95,6 +90,7 @@ export const SERVICES: Service[] = [
   },
   {
     slug: 'gmb-optimization',
+    menu: { order: 5, key: 'nav.sub.gmb' },
     key: 'gmb_optimization',
     icon: 'pin',
     related: ['web-development', 'content-writing', 'social-media-management'],
@@ -111,6 +107,11 @@ export const HOME_SERVICES = [
   'email-marketing',
   'saas-strategy',
 ]
+
+/** The header's Services menu, in the order SPEC §2 gives. */
+export const SERVICES_MENU = SERVICES.filter((s) => s.menu)
+  .sort((a, b) => a.menu!.order - b.menu!.order)
+  .map((s) => ({ key: s.menu!.key, href: `/services/${s.slug}` }))
 
 export function findService(slug: string): Service | undefined {
   return SERVICES.find((s) => s.slug === (SERVICE_ALIASES[slug] ?? slug))

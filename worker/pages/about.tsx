@@ -1,6 +1,6 @@
 import { Icon } from '../../client/components/icon'
 import { CheckList, CtaBand, PageHero, Section } from '../components/page-parts'
-import { usePage } from './context'
+import { usePage } from '../render/context'
 
 type Item = { title: string; text: string }
 type Member = { name: string; role: string; bio: string }

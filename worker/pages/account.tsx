@@ -5,7 +5,7 @@ import type { Factor } from '../auth/mfa'
 import { SignOutForm } from '../components/account-area'
 import { Alert, CodeField, errorMessage, isolate, NewPasswordField } from '../components/auth-form'
 import { PageHero } from '../components/page-parts'
-import { usePage } from './context'
+import { usePage } from '../render/context'
 
 /** The key for typing into an app by hand, in groups of four. */
 const grouped = (secret: string) => secret.match(/.{1,4}/g)?.join(' ') ?? secret

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react'
 import { Field } from '../../client/components/field'
-import { MIN_PASSWORD_LENGTH } from '../auth/gotrue'
+import { MIN_PASSWORD_LENGTH } from '../auth-service/gotrue'
 import { SignOutForm } from '../components/account-area'
 import {
   Alert,
@@ -11,7 +11,7 @@ import {
   NewPasswordField,
 } from '../components/auth-form'
 import { PageHero } from '../components/page-parts'
-import { usePage } from './context'
+import { usePage } from '../render/context'
 
 /** One narrow card of a sign-in step: its error, its form, and a way back. */
 function AuthCard({

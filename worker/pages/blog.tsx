@@ -9,7 +9,7 @@ import {
   relatedPosts,
   type PostMeta,
 } from '../data/blog'
-import { usePage } from './context'
+import { usePage } from '../render/context'
 
 function useDates() {
   const { lang } = usePage()

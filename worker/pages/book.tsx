@@ -1,7 +1,12 @@
+import { formatInTimeZone } from 'date-fns-tz'
+import type { Context } from 'hono'
 import BookingForm from '../../client/islands/booking-form'
 import { errorTexts } from '../components/form-texts'
 import { PageHero } from '../components/page-parts'
-import { usePage } from './context'
+import { findBooking, type Booking } from '../db/bookings'
+import type { AppEnv } from '../env'
+import { usePage } from '../render/context'
+import { invitationFor } from '../services/bookings'
 
 /** The built-in booking page; `?embed=1` is the same page inside the scheduling dialog. */
 export function BookPage({
@@ -59,4 +64,24 @@ export function BookPage({
       <section className="container max-w-4xl pb-16">{form}</section>
     </>
   )
+}
+
+/** GET /book/<token>.ics: the visitor's calendar invitation. */
+export async function serveInvitation(c: Context<AppEnv>) {
+  const token = (c.req.param('file') ?? '').replace(/\.ics$/, '')
+  if (!/^[0-9a-f-]{36}$/.test(token)) return c.notFound()
+  let booking: Booking | null
+  try {
+    booking = await findBooking(c.env.DB, token)
+  } catch (err) {
+    console.error('D1 read failed', err)
+    return c.text(c.var.t('errors.unavailable'), 503)
+  }
+  if (!booking) return c.notFound()
+  const day = formatInTimeZone(new Date(booking.slotStart), 'UTC', 'yyyy-MM-dd')
+  return c.body(invitationFor(c, booking), 200, {
+    'Content-Type': 'text/calendar; charset=utf-8',
+    'Content-Disposition': `attachment; filename="consultation-${day}.ics"`,
+    'Cache-Control': 'private, no-store',
+  })
 }

@@ -4,7 +4,7 @@ import { BUDGETS } from '../../client/schemas/leads'
 import { errorTexts } from '../components/form-texts'
 import { PageHero } from '../components/page-parts'
 import { SERVICES } from '../data/services'
-import { usePage } from './context'
+import { usePage } from '../render/context'
 
 export function ContactPage() {
   const { t, config } = usePage()

@@ -1,5 +1,5 @@
 import { CtaBand, Faqs, PageHero } from '../components/page-parts'
-import { usePage } from './context'
+import { usePage } from '../render/context'
 
 type Group = { title: string; items: { q: string; a: string }[] }
 

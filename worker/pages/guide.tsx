@@ -1,7 +1,8 @@
 import type { Context } from 'hono'
 import { renderToReadableStream } from 'react-dom/server'
 import { dirOf, type Lang } from '../../client/lib/languages'
-import { GUIDE_SLUGS, type GuideSlug } from '../../client/schemas/leads'
+import type { GuideSlug } from '../../client/schemas/leads'
+import { isGuideSlug } from '../data/guides'
 import type { AppEnv } from '../env'
 import type { Translator } from '../i18n/translator'
 
@@ -15,13 +16,6 @@ type Guide = {
   checklist: string[]
   closing: string
 }
-
-export function guideUrl(slug: GuideSlug, lang: Lang, download = false) {
-  return `/guides/${slug}?lang=${lang}${download ? '&download=1' : ''}`
-}
-
-export const isGuideSlug = (s: string): s is GuideSlug =>
-  (GUIDE_SLUGS as readonly string[]).includes(s)
 
 // Inline so the downloaded file reads the same offline; print rules make it a tidy A4 handout.
 const STYLE = `

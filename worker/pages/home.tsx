@@ -6,7 +6,7 @@ import { formatDecimal, formatNumber } from '../i18n/format'
 import { errorTexts } from '../components/form-texts'
 import { Section } from '../components/page-parts'
 import { findService, HOME_SERVICES } from '../data/services'
-import { usePage } from './context'
+import { usePage } from '../render/context'
 
 // Rendered in the streamed shell, so React emits a preload link for each (SPEC §9). WebP at 1×
 // and 2× the layout width, made by `npm run hero-images` from the artwork in scripts/hero-art/.

@@ -1,8 +1,8 @@
-import type { Consent } from '../api/consent'
+import type { Consent } from '../render/consent'
 import { PageHero } from '../components/page-parts'
 import { formatDay } from '../i18n/format'
 import { hasTrackers } from '../config'
-import { usePage } from './context'
+import { usePage } from '../render/context'
 
 export const LEGAL_PAGES = {
   'privacy-policy': 'privacy',

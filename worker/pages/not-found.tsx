@@ -1,5 +1,5 @@
 import { Icon } from '../../client/components/icon'
-import { usePage } from './context'
+import { usePage } from '../render/context'
 
 const POPULAR = [
   { key: 'nav.services', href: '/services' },

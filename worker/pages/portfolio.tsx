@@ -1,5 +1,5 @@
 import { CtaBand, PageHero } from '../components/page-parts'
-import { usePage } from './context'
+import { usePage } from '../render/context'
 
 type Case = {
   title: string

@@ -1,7 +1,7 @@
 import { CheckList, Faqs, PageHero, Section } from '../components/page-parts'
 import { PRICING_TIERS } from '../data/pricing'
 import { formatPrice } from '../i18n/format'
-import { usePage } from './context'
+import { usePage } from '../render/context'
 
 export function PricingPage() {
   const { t, lang } = usePage()

@@ -1,7 +1,7 @@
 import { Icon } from '../../client/components/icon'
 import { CheckList, CtaBand, Faqs, PageHero, Section } from '../components/page-parts'
 import { SERVICES, findService, type Service } from '../data/services'
-import { usePage } from './context'
+import { usePage } from '../render/context'
 
 type Step = { title: string; text: string }
 

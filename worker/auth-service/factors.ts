@@ -14,7 +14,7 @@ import {
   listFactors,
   openChallenge,
   type FactorRow,
-} from '../db/auth'
+} from './db'
 import type { AppEnv } from '../env'
 import { authError, bearerClaims, body, noBearer, sessionJson, throttled } from './gotrue'
 

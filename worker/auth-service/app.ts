@@ -10,7 +10,7 @@ import {
   revokeSessions,
   rotateRefreshToken,
   updateUser,
-} from '../db/auth'
+} from './db'
 import { readConfig } from '../config'
 import { negotiateLanguage } from '../i18n/negotiate'
 import { createTranslator } from '../i18n/translator'

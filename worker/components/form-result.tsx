@@ -1,6 +1,6 @@
 import { Icon } from '../../client/components/icon'
-import { PageHero } from '../components/page-parts'
-import { usePage } from './context'
+import { PageHero } from './page-parts'
+import { usePage } from '../render/context'
 
 /** What a form posted without JavaScript answers: the outcome, and the way back. */
 export function FormResultPage({

@@ -8,7 +8,7 @@ import {
   type FactorRow,
   type SessionRow,
   type UserRow,
-} from '../db/auth'
+} from './db'
 import type { AppEnv } from '../env'
 import { ALG, publicKeys, signingKey } from './keys'
 

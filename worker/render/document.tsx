@@ -2,18 +2,18 @@ import { reactRenderer } from '@hono/react-renderer'
 import type { Context, MiddlewareHandler } from 'hono'
 import { deleteCookie, getCookie } from 'hono/cookie'
 import clientAssets from 'virtual:client-assets'
-import { dirOf, isLang, LANG_STORAGE_KEY, LANGS } from '../client/lib/languages'
-import { consentOf, type Consent } from './api/consent'
-import { ConsentBanner } from './components/consent-banner'
-import { Footer } from './components/footer'
-import { FLASH_COOKIE } from './auth/flash'
-import { hasTrackers } from './config'
-import { Header } from './components/header'
-import { BookingDialog, FloatingActions, Splash } from './components/overlays'
-import { NoticeHost, WelcomePopup } from './components/welcome-popup'
-import type { AppEnv } from './env'
-import { langHref, usePage } from './pages/context'
-import { jsonLdScript, OG_LOCALE, ogImagePath, organization, type PageImage } from './seo'
+import { dirOf, isLang, LANG_STORAGE_KEY, LANGS } from '../../client/lib/languages'
+import { consentOf, type Consent } from './consent'
+import { ConsentBanner } from '../components/consent-banner'
+import { Footer } from '../components/footer'
+import { FLASH_COOKIE } from './flash'
+import { hasTrackers } from '../config'
+import { Header } from '../components/header'
+import { BookingDialog, FloatingActions, Splash } from '../components/overlays'
+import { NoticeHost, WelcomePopup } from '../components/welcome-popup'
+import type { AppEnv } from '../env'
+import { langHref, usePage } from './context'
+import { jsonLdScript, OG_LOCALE, ogImagePath, organization, type PageImage } from '../seo'
 
 declare module '@hono/react-renderer' {
   interface Props {
@@ -58,7 +58,7 @@ export function renderer(): MiddlewareHandler<AppEnv> {
           image={image ?? 'page'}
           ogType={ogType ?? 'website'}
           jsonLd={jsonLdScript([organization(c), ...(jsonLd ?? [])])}
-          noindex={noindex}
+          noindex={noindex || c.var.noindex}
           consent={consentOf(c)}
           flash={takeFlash(c)}
           langSource={

@@ -13,7 +13,7 @@ import {
   useOneTimeToken,
   type OneTimeTokenType,
   type UserRow,
-} from '../db/auth'
+} from './db'
 import type { AppEnv } from '../env'
 import { queueMail } from '../mail/send'
 import {

@@ -1,0 +1,170 @@
+import { POSTS } from './data/blog'
+import { SERVICES } from './data/services'
+
+/**
+ * Every page of the site, once. The router (pages/index.tsx gives each path its handler, and
+ * the type makes it give every one), the sitemap, the robots meta and the navigation are all
+ * made from this table, so a page cannot be served without being listed, or listed in the
+ * sitemap without being served. Data only: it sits below the pages and components that read it.
+ */
+export interface PageRoute {
+  /** Hono path; `:param` routes list their concrete paths in `paths` for the sitemap. */
+  path: string
+  /** Title and meta description keys, where the page has fixed ones. */
+  titleKey?: string
+  descriptionKey?: string
+  /** In the sitemap and open to search engines; otherwise `noindex`. */
+  indexable: boolean
+  /** The concrete paths of a `:param` route (the sitemap's entries). */
+  paths?: () => string[]
+  /** Only for a signed-in visitor: others are sent to sign in first. */
+  signedIn?: boolean
+  /** Where the page is linked from, with its label key and position in each list. */
+  nav?: { key: string; main?: number; footerMain?: number; footerResources?: number }
+}
+
+export const PAGE_ROUTES = [
+  {
+    path: '/',
+    titleKey: 'meta.home_title',
+    descriptionKey: 'meta.home_description',
+    indexable: true,
+    nav: { key: 'nav.home', main: 1, footerMain: 1 },
+  },
+  {
+    path: '/about',
+    titleKey: 'about.title',
+    descriptionKey: 'about.meta_description',
+    indexable: true,
+    nav: { key: 'nav.about', main: 2, footerMain: 2 },
+  },
+  {
+    path: '/services',
+    titleKey: 'services.title',
+    descriptionKey: 'services.meta_description',
+    indexable: true,
+    nav: { key: 'nav.services', main: 3, footerMain: 3 },
+  },
+  {
+    path: '/services/:slug',
+    indexable: true,
+    paths: () => SERVICES.map((s) => `/services/${s.slug}`),
+  },
+  {
+    path: '/portfolio',
+    titleKey: 'portfolio.title',
+    descriptionKey: 'portfolio.meta_description',
+    indexable: true,
+    nav: { key: 'nav.portfolio', main: 4, footerMain: 4 },
+  },
+  {
+    path: '/pricing',
+    titleKey: 'pricing.title',
+    descriptionKey: 'pricing.meta_description',
+    indexable: true,
+    nav: { key: 'nav.pricing', main: 5 },
+  },
+  {
+    path: '/blog',
+    titleKey: 'blog.title',
+    descriptionKey: 'blog.meta_description',
+    indexable: true,
+    nav: { key: 'nav.blog', main: 6, footerResources: 2 },
+  },
+  {
+    path: '/blog/:slug',
+    indexable: true,
+    paths: () => POSTS.map((p) => `/blog/${p.slug}`),
+  },
+  {
+    path: '/faq',
+    titleKey: 'faq.title',
+    descriptionKey: 'faq.meta_description',
+    indexable: true,
+    nav: { key: 'nav.faq', main: 7, footerResources: 1 },
+  },
+  {
+    path: '/contact',
+    titleKey: 'contact.title',
+    descriptionKey: 'contact.meta_description',
+    indexable: true,
+    nav: { key: 'nav.contact', main: 8, footerMain: 5 },
+  },
+  {
+    path: '/book',
+    titleKey: 'booking.title',
+    descriptionKey: 'booking.meta_description',
+    indexable: true,
+  },
+  { path: '/book/:file{[0-9a-f-]+\\.ics}', indexable: false },
+  {
+    path: '/auth',
+    titleKey: 'auth.title',
+    descriptionKey: 'auth.meta_description',
+    indexable: true,
+  },
+  {
+    path: '/auth/confirm',
+    titleKey: 'auth.confirm_title',
+    descriptionKey: 'auth.meta_description',
+    indexable: false,
+  },
+  {
+    path: '/auth/reset',
+    titleKey: 'auth.reset_title',
+    descriptionKey: 'auth.meta_description',
+    indexable: false,
+  },
+  {
+    path: '/account',
+    titleKey: 'auth.account',
+    descriptionKey: 'auth.meta_description',
+    indexable: false,
+    signedIn: true,
+  },
+  {
+    path: '/privacy-policy',
+    titleKey: 'legal.privacy.title',
+    descriptionKey: 'legal.privacy.description',
+    indexable: true,
+    nav: { key: 'footer.privacy', footerResources: 3 },
+  },
+  {
+    path: '/terms-of-service',
+    titleKey: 'legal.terms.title',
+    descriptionKey: 'legal.terms.description',
+    indexable: true,
+    nav: { key: 'footer.terms', footerResources: 4 },
+  },
+  {
+    path: '/refund-policy',
+    titleKey: 'legal.refund.title',
+    descriptionKey: 'legal.refund.description',
+    indexable: true,
+    nav: { key: 'footer.refund', footerResources: 5 },
+  },
+  { path: '/guides/:slug', indexable: false },
+] as const satisfies readonly PageRoute[]
+
+export type PagePath = (typeof PAGE_ROUTES)[number]['path']
+
+const routes: readonly PageRoute[] = PAGE_ROUTES
+
+export const routeOf = (path: PagePath): PageRoute => routes.find((r) => r.path === path)!
+
+/** Every indexable page by canonical path: the sitemap's list. */
+export const indexablePaths = () =>
+  routes.filter((r) => r.indexable).flatMap((r) => (r.paths ? r.paths() : [r.path]))
+
+/** Pages for signed-in visitors only (sign-out never returns to one of them). */
+export const SIGNED_IN_ONLY = routes.filter((r) => r.signedIn).map((r) => r.path)
+
+type NavList = 'main' | 'footerMain' | 'footerResources'
+
+/** One of the site's link lists (header, footer columns), in its order. */
+export function navigation(list: NavList): { key: string; href: string }[] {
+  return routes
+    .filter((r) => r.nav?.[list] !== undefined)
+    .sort((a, b) => a.nav![list]! - b.nav![list]!)
+    .map((r) => ({ key: r.nav!.key, href: r.path }))
+}
