@@ -41,3 +41,16 @@ export function readConfig(env: Partial<Bindings>, requestUrl: string): SiteConf
     },
   }
 }
+
+/**
+ * The auth provider: its URL (empty = the built-in one at /auth/v1) and the issuer and audience
+ * its tokens carry, which the provider signs and the pages check.
+ */
+export function authSettings(env: Partial<Bindings>, siteUrl: string) {
+  const url = env.AUTH_URL?.replace(/\/$/, '') ?? ''
+  return {
+    url,
+    issuer: env.AUTH_ISSUER || url || `${siteUrl}/auth/v1`,
+    audience: env.AUTH_AUDIENCE || 'authenticated',
+  }
+}

@@ -9,6 +9,7 @@ import {
   type SessionRow,
   type UserRow,
 } from './db'
+import { authSettings } from '../config'
 import type { AppEnv } from '../env'
 import { ALG, publicKeys, signingKey } from './keys'
 
@@ -20,9 +21,8 @@ import { ALG, publicKeys, signingKey } from './keys'
 export const ACCESS_TOKEN_SECONDS = 3600
 
 /** The issuer tokens carry and pages accept: the hosted service's URL, or ours. */
-export const issuerOf = (c: Context<AppEnv>) =>
-  c.env.AUTH_ISSUER || c.env.AUTH_URL?.replace(/\/$/, '') || `${c.var.config.siteUrl}/auth/v1`
-export const audienceOf = (c: Context<AppEnv>) => c.env.AUTH_AUDIENCE || 'authenticated'
+export const issuerOf = (c: Context<AppEnv>) => authSettings(c.env, c.var.config.siteUrl).issuer
+export const audienceOf = (c: Context<AppEnv>) => authSettings(c.env, c.var.config.siteUrl).audience
 
 export type AuthErrorStatus = 400 | 401 | 403 | 404 | 422 | 429 | 503
 
@@ -34,8 +34,7 @@ export const invalidEmail = (c: Context<AppEnv>) =>
   authError(c, 400, 'validation_failed', 'Unable to validate email address: invalid format')
 
 /** The built-in service's password rule; the site's forms ask for the same. */
-export const MIN_PASSWORD_LENGTH = 8
-export const weakPassword = (password: string) => password.length < MIN_PASSWORD_LENGTH
+export { MIN_PASSWORD_LENGTH, weakPassword } from '../../client/schemas/auth'
 
 export const weakPasswordError = (c: Context<AppEnv>) =>
   c.json(

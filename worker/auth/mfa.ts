@@ -7,7 +7,9 @@ import { readForm } from '../api/forms'
 import { httpOnlyCookie } from '../cookies'
 import { flash } from '../render/flash'
 import { authForm, sixDigits } from './forms'
-import { callAuth, rememberSession, signedInOnly, type TokenSet } from './session'
+import { authClient, type Factor, type TokenSet } from './client'
+import { toAccount, toAuthPage } from './redirects'
+import { rememberSession, signedInOnly } from './session'
 
 /**
  * Two-step sign-in for the site (the backend-for-frontend side of the service's /factors API):
@@ -15,15 +17,6 @@ import { callAuth, rememberSession, signedInOnly, type TokenSet } from './sessio
  * page's enrolment and removal of one.
  */
 export const mfaRoutes = new Hono<AppEnv>()
-
-export interface Factor {
-  id: string
-  friendly_name?: string
-  factor_type: string
-  status: 'verified' | 'unverified'
-}
-
-export type ServiceTokens = TokenSet & { user: TokenSet['user'] & { factors?: Factor[] } }
 
 /** The tokens of a password sign-in waiting for the code; only /auth pages receive it. */
 const PENDING_COOKIE = 'sb-mfa-pending'
@@ -49,7 +42,7 @@ const readJson = <T>(raw: string | undefined): T | null => {
 /** Tokens from the service become the visitor's session, unless a second factor is due first. */
 export function completeSignIn(
   c: Context<AppEnv>,
-  tokens: ServiceTokens,
+  tokens: TokenSet,
   next: string,
   notice: { title: string; description?: string },
 ) {
@@ -65,7 +58,7 @@ export function completeSignIn(
       email: tokens.user.email,
     }
     setCookie(c, PENDING_COOKIE, JSON.stringify(pending), httpOnlyCookie(c, '/auth', 300))
-    return c.redirect('/auth?mode=mfa', 303)
+    return toAuthPage(c, 'mfa')
   }
   rememberSession(c, tokens)
   flash(c, notice)
@@ -85,15 +78,8 @@ export function enrolment(c: Context<AppEnv>) {
 /** The signed-in visitor's factors from the service; null when it cannot be asked. */
 export async function accountFactors(c: Context<AppEnv>): Promise<Factor[] | null> {
   if (!c.var.accessToken) return null
-  try {
-    const res = await callAuth(c, '/user', {
-      headers: { Authorization: `Bearer ${c.var.accessToken}` },
-    })
-    if (!res.ok) return null
-    return ((await res.json()) as { factors?: Factor[] }).factors ?? []
-  } catch {
-    return null
-  }
+  const res = await authClient(c).user(c.var.accessToken)
+  return res.ok ? (res.data.factors ?? []) : null
 }
 
 const readCode = async (c: Context<AppEnv>) =>
@@ -105,24 +91,14 @@ async function challengeAndVerify(
   access: string,
   factorId: string,
   code: string,
-): Promise<{ tokens: ServiceTokens } | { error: string }> {
-  const auth = { Authorization: `Bearer ${access}` }
-  const path = `/factors/${encodeURIComponent(factorId)}`
-  try {
-    const challenge = await callAuth(c, `${path}/challenge`, { method: 'POST', headers: auth })
-    const { id, error_code } = (await challenge.json()) as { id?: string; error_code?: string }
-    if (!challenge.ok || !id) return { error: error_code ?? 'unavailable' }
-    const verified = await callAuth(c, `${path}/verify`, {
-      method: 'POST',
-      headers: auth,
-      body: JSON.stringify({ challenge_id: id, code }),
-    })
-    const body = (await verified.json()) as ServiceTokens & { error_code?: string }
-    if (!verified.ok || !body.access_token) return { error: body.error_code ?? 'unavailable' }
-    return { tokens: body }
-  } catch {
-    return { error: 'unavailable' }
-  }
+): Promise<{ tokens: TokenSet } | { error: string }> {
+  const auth = authClient(c)
+  const challenge = await auth.challenge(access, factorId)
+  if (!challenge.ok) return { error: challenge.code }
+  const verified = await auth.verifyFactor(access, factorId, challenge.data.id, code)
+  if (!verified.ok || !verified.data?.access_token)
+    return { error: verified.ok ? 'unavailable' : verified.code }
+  return { tokens: verified.data }
 }
 
 const codeError = (error: string) =>
@@ -131,17 +107,17 @@ const codeError = (error: string) =>
 /** The sign-in's second step: the six-digit code from the authenticator app. */
 mfaRoutes.post('/mfa', ...authForm, async (c) => {
   const pending = pendingMfa(c)
-  if (!pending) return c.redirect('/auth?error=mfa_expired', 303)
+  if (!pending) return toAuthPage(c, undefined, { error: 'mfa_expired' })
   const code = await readCode(c)
-  if (!code) return c.redirect('/auth?mode=mfa&error=invalid_code', 303)
+  if (!code) return toAuthPage(c, 'mfa', { error: 'invalid_code' })
   const result = await challengeAndVerify(c, pending.access_token, pending.factor_id, code)
   if ('error' in result) {
     // the password session behind the step has ended (or the service forgot it): start over
     if (result.error === 'no_authorization') {
       deleteCookie(c, PENDING_COOKIE, { path: '/auth' })
-      return c.redirect('/auth?error=mfa_expired', 303)
+      return toAuthPage(c, undefined, { error: 'mfa_expired' })
     }
-    return c.redirect(`/auth?mode=mfa&error=${codeError(result.error)}`, 303)
+    return toAuthPage(c, 'mfa', { error: codeError(result.error) })
   }
   deleteCookie(c, PENDING_COOKIE, { path: '/auth' })
   rememberSession(c, result.tokens)
@@ -156,43 +132,26 @@ const FactorName = v.object({
 /** Starts setting up an authenticator app: the account page then shows its QR code. */
 mfaRoutes.post('/factors', ...authForm, signedInOnly, async (c) => {
   const name = (await readForm(c, FactorName))?.friendly_name || c.var.t('auth.mfa_default_name')
-  try {
-    const res = await callAuth(c, '/factors', {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${c.var.accessToken}` },
-      body: JSON.stringify({
-        factor_type: 'totp',
-        friendly_name: name,
-        issuer: c.var.t('meta.site_name'),
-      }),
-    })
-    const body = (await res.json()) as {
-      id?: string
-      totp?: { uri: string }
-      error_code?: string
-    }
-    if (!res.ok || !body.id || !body.totp)
-      return c.redirect(`/account?error=${body.error_code ?? 'unavailable'}`, 303)
-    setCookie(
-      c,
-      ENROL_COOKIE,
-      JSON.stringify({ id: body.id, uri: body.totp.uri }),
-      httpOnlyCookie(c, '/', 600),
-    )
-  } catch {
-    return c.redirect('/account?error=unavailable', 303)
-  }
+  const res = await authClient(c).enrolTotp(c.var.accessToken!, name, c.var.t('meta.site_name'))
+  if (!res.ok || !res.data?.id || !res.data.totp)
+    return toAccount(c, res.ok ? 'unavailable' : res.code)
+  setCookie(
+    c,
+    ENROL_COOKIE,
+    JSON.stringify({ id: res.data.id, uri: res.data.totp.uri }),
+    httpOnlyCookie(c, '/', 600),
+  )
   return c.redirect('/account#mfa', 303)
 })
 
 /** Confirms the app with its first code: the factor is verified and the session aal2. */
 mfaRoutes.post('/factors/verify', ...authForm, signedInOnly, async (c) => {
   const enrolling = enrolment(c)
-  if (!enrolling) return c.redirect('/account?error=mfa_expired#mfa', 303)
+  if (!enrolling) return toAccount(c, 'mfa_expired', 'mfa')
   const code = await readCode(c)
-  if (!code) return c.redirect('/account?error=invalid_code#mfa', 303)
+  if (!code) return toAccount(c, 'invalid_code', 'mfa')
   const result = await challengeAndVerify(c, c.var.accessToken!, enrolling.id, code)
-  if ('error' in result) return c.redirect(`/account?error=${codeError(result.error)}#mfa`, 303)
+  if ('error' in result) return toAccount(c, codeError(result.error), 'mfa')
   deleteCookie(c, ENROL_COOKIE, { path: '/' })
   rememberSession(c, result.tokens)
   flash(c, { title: c.var.t('auth.mfa_enabled') })
@@ -204,19 +163,9 @@ const FactorId = v.object({ factor_id: v.pipe(v.string(), v.uuid()) })
 /** Removes a factor (or abandons one being set up). */
 mfaRoutes.post('/factors/remove', ...authForm, signedInOnly, async (c) => {
   const input = await readForm(c, FactorId)
-  if (!input) return c.redirect('/account?error=unavailable', 303)
-  try {
-    const res = await callAuth(c, `/factors/${input.factor_id}`, {
-      method: 'DELETE',
-      headers: { Authorization: `Bearer ${c.var.accessToken}` },
-    })
-    if (!res.ok && res.status !== 404) {
-      const { error_code } = (await res.json().catch(() => ({}))) as { error_code?: string }
-      return c.redirect(`/account?error=${error_code ?? 'unavailable'}#mfa`, 303)
-    }
-  } catch {
-    return c.redirect('/account?error=unavailable#mfa', 303)
-  }
+  if (!input) return toAccount(c, 'unavailable')
+  const res = await authClient(c).unenrol(c.var.accessToken!, input.factor_id)
+  if (!res.ok && res.status !== 404) return toAccount(c, res.code, 'mfa')
   if (enrolment(c)?.id === input.factor_id) deleteCookie(c, ENROL_COOKIE, { path: '/' })
   else flash(c, { title: c.var.t('auth.mfa_removed') })
   return c.redirect('/account', 303)

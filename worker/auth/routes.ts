@@ -4,11 +4,13 @@ import * as v from 'valibot'
 import type { AppEnv } from '../env'
 import { formFields, readForm } from '../api/forms'
 import { flash } from '../render/flash'
-import { MIN_PASSWORD_LENGTH, weakPassword } from '../auth-service/gotrue'
+import { MIN_PASSWORD_LENGTH, weakPassword } from '../../client/schemas/auth'
 import { authForm, formEmail, guard, sixDigits } from './forms'
-import { completeSignIn, type ServiceTokens } from './mfa'
+import { authClient } from './client'
+import { completeSignIn } from './mfa'
+import { toAccount, toAuthPage } from './redirects'
 import { SIGNED_IN_ONLY } from '../routes'
-import { ACCESS_COOKIE, callAuth, forgetSession, signedInOnly } from './session'
+import { ACCESS_COOKIE, forgetSession, signedInOnly } from './session'
 
 /**
  * The site's side of sign-in (a backend-for-frontend): the /auth page's forms post here, the
@@ -26,31 +28,14 @@ const Credentials = v.object({
 const safeNext = (next: string | undefined) =>
   next && /^\/(?!\/)[\w\-/?=&]*$/.test(next) ? next : '/'
 
-/** Back to the sign-in page with the service's message, the form's mode and e-mail kept. */
-function backToForm(c: Context<AppEnv>, mode: 'sign-in' | 'sign-up', error: string, email = '') {
-  const q = new URLSearchParams({ mode, error, email })
-  return c.redirect(`/auth?${q}`, 303)
-}
-
 async function startSession(c: Context<AppEnv>, mode: 'sign-in' | 'sign-up') {
   const input = await readForm(c, Credentials)
-  if (!input) return backToForm(c, mode, 'missing')
-  const path = mode === 'sign-in' ? '/token?grant_type=password' : '/signup'
-  let res: Response
-  try {
-    res = await callAuth(c, path, {
-      method: 'POST',
-      body: JSON.stringify({ email: input.email, password: input.password }),
-    })
-  } catch {
-    return backToForm(c, mode, 'unavailable', input.email)
-  }
-  const body = (await res.json().catch(() => ({}))) as Partial<ServiceTokens> & {
-    error_code?: string
-  }
-  if (!res.ok || !body.access_token)
-    return backToForm(c, mode, body.error_code ?? 'unavailable', input.email)
-  return completeSignIn(c, body as ServiceTokens, safeNext(input.next), {
+  if (!input) return toAuthPage(c, mode, { error: 'missing', email: '' })
+  const auth = authClient(c)
+  const res = await (mode === 'sign-in' ? auth.signIn : auth.signUp)(input.email, input.password)
+  if (!res.ok || !res.data?.access_token)
+    return toAuthPage(c, mode, { error: res.ok ? 'unavailable' : res.code, email: input.email })
+  return completeSignIn(c, res.data, safeNext(input.next), {
     title: c.var.t(mode === 'sign-in' ? 'auth.signed_in_title' : 'auth.signed_up_title'),
     description: input.email,
   })
@@ -64,18 +49,9 @@ authRoutes.post('/sign-out', ...guard, async (c) => {
   const access = getCookie(c, ACCESS_COOKIE)
   let failure = ''
   if (access) {
-    try {
-      const res = await callAuth(c, '/logout?scope=local', {
-        method: 'POST',
-        headers: { Authorization: `Bearer ${access}` },
-      })
-      // an already-ended session is signed out all the same
-      if (!res.ok && res.status !== 401)
-        failure =
-          ((await res.json().catch(() => ({}))) as { msg?: string }).msg ?? `HTTP ${res.status}`
-    } catch (err) {
-      failure = err instanceof Error ? err.message : String(err)
-    }
+    const res = await authClient(c).signOut(access)
+    // an already-ended session is signed out all the same
+    if (!res.ok && res.status !== 401) failure = res.msg
   }
   forgetSession(c)
   flash(
@@ -104,43 +80,31 @@ const Reset = v.object({
 
 authRoutes.post('/recover', ...authForm, async (c) => {
   const input = await readForm(c, EmailOnly)
-  if (!input) return c.redirect('/auth?mode=forgot&error=missing', 303)
-  try {
-    await callAuth(c, '/recover', {
-      method: 'POST',
-      body: JSON.stringify({ email: input.email }),
-    })
-  } catch {
-    return c.redirect('/auth?mode=forgot&error=unavailable', 303)
-  }
-  return c.redirect('/auth?mode=forgot&sent=1', 303)
+  if (!input) return toAuthPage(c, 'forgot', { error: 'missing' })
+  const res = await authClient(c).recover(input.email)
+  // an unknown address hears what a known one does; an unreachable service is worth saying
+  if (!res.ok && res.status >= 500) return toAuthPage(c, 'forgot', { error: 'unavailable' })
+  return toAuthPage(c, 'forgot', { sent: true })
 })
 
 /** The e-mailed link's form: spend the one-time token, then set the new password. */
 authRoutes.post('/reset', ...authForm, async (c) => {
   const input = await readForm(c, Reset)
-  if (!input) return c.redirect('/auth?mode=forgot&error=otp_expired', 303)
+  if (!input) return toAuthPage(c, 'forgot', { error: 'otp_expired' })
   const back = (error: string) =>
     c.redirect(`/auth/reset?${new URLSearchParams({ token: input.token, error })}`, 303)
   if (weakPassword(input.password)) return back('weak_password')
-  try {
-    const verified = await callAuth(c, '/verify', {
-      method: 'POST',
-      body: JSON.stringify({ type: 'recovery', token_hash: input.token }),
+  const auth = authClient(c)
+  const verified = await auth.verify({ type: 'recovery', token_hash: input.token })
+  if (!verified.ok)
+    return toAuthPage(c, 'forgot', {
+      error: verified.status >= 500 ? 'unavailable' : 'otp_expired',
     })
-    if (!verified.ok) return c.redirect('/auth?mode=forgot&error=otp_expired', 303)
-    const tokens = (await verified.json()) as ServiceTokens
-    const updated = await callAuth(c, '/user', {
-      method: 'PUT',
-      headers: { Authorization: `Bearer ${tokens.access_token}` },
-      body: JSON.stringify({ password: input.password }),
-    })
-    if (!updated.ok) return c.redirect('/auth?mode=forgot&error=unavailable', 303)
-    // an account with an authenticator app still needs its code to be signed in
-    return completeSignIn(c, tokens, '/', { title: c.var.t('auth.password_updated') })
-  } catch {
-    return c.redirect('/auth?mode=forgot&error=unavailable', 303)
-  }
+  const tokens = verified.data
+  const updated = await auth.updateUser(tokens.access_token, { password: input.password })
+  if (!updated.ok) return toAuthPage(c, 'forgot', { error: 'unavailable' })
+  // an account with an authenticator app still needs its code to be signed in
+  return completeSignIn(c, tokens, '/', { title: c.var.t('auth.password_updated') })
 })
 
 /** What the browser's session check asks every 30 s (the session middleware refreshed already). */
@@ -156,18 +120,9 @@ const NewPassword = v.object({
 /** The account page's new password, set with the visitor's own access token. */
 authRoutes.post('/password', ...guard, signedInOnly, async (c) => {
   const input = await readForm(c, NewPassword)
-  if (!input) return c.redirect('/account?error=weak_password', 303)
-  const { password } = input
-  try {
-    const res = await callAuth(c, '/user', {
-      method: 'PUT',
-      headers: { Authorization: `Bearer ${c.var.accessToken}` },
-      body: JSON.stringify({ password }),
-    })
-    if (!res.ok) return c.redirect('/account?error=unavailable', 303)
-  } catch {
-    return c.redirect('/account?error=unavailable', 303)
-  }
+  if (!input) return toAccount(c, 'weak_password')
+  const res = await authClient(c).updateUser(c.var.accessToken!, { password: input.password })
+  if (!res.ok) return toAccount(c, 'unavailable')
   flash(c, { title: c.var.t('auth.password_updated') })
   return c.redirect('/account', 303)
 })
@@ -177,25 +132,14 @@ const MagicLink = v.object({ email: formEmail })
 /** "E-mail me a sign-in link": the service sends a link and a code to an existing account. */
 authRoutes.post('/magic-link', ...authForm, async (c) => {
   const input = await readForm(c, MagicLink)
-  if (!input) return c.redirect('/auth?mode=magic&error=missing_email', 303)
+  if (!input) return toAuthPage(c, 'magic', { error: 'missing_email' })
   const email = input.email
-  try {
-    const res = await callAuth(c, '/otp', {
-      method: 'POST',
-      body: JSON.stringify({ email, create_user: false }),
-    })
-    const { error_code } = (await res.json().catch(() => ({}))) as { error_code?: string }
-    // An unknown address (otp_disabled) hears the same as a known one: nobody learns who has
-    // an account. Too many e-mails in a row is worth saying.
-    if (!res.ok && error_code !== 'otp_disabled')
-      return c.redirect(
-        `/auth?${new URLSearchParams({ mode: 'magic', error: error_code ?? 'unavailable', email })}`,
-        303,
-      )
-  } catch {
-    return c.redirect('/auth?mode=magic&error=unavailable', 303)
-  }
-  return c.redirect(`/auth?${new URLSearchParams({ mode: 'magic', sent: '1', email })}`, 303)
+  const res = await authClient(c).sendSignInEmail(email)
+  // An unknown address (otp_disabled) hears the same as a known one: nobody learns who has
+  // an account. Too many e-mails in a row is worth saying.
+  if (!res.ok && res.code !== 'otp_disabled')
+    return toAuthPage(c, 'magic', { error: res.code, email })
+  return toAuthPage(c, 'magic', { sent: true, email })
 })
 
 const MagicCode = v.object({
@@ -208,8 +152,7 @@ authRoutes.post('/magic-code', ...authForm, async (c) => {
   const fields = await formFields(c)
   const parsed = v.safeParse(MagicCode, fields)
   const email = fields.email ?? ''
-  const back = (error: string) =>
-    c.redirect(`/auth?${new URLSearchParams({ mode: 'magic', sent: '1', error, email })}`, 303)
+  const back = (error: string) => toAuthPage(c, 'magic', { sent: true, error, email })
   if (!parsed.success) return back('invalid_code')
   return spend(c, { type: 'email', email: parsed.output.email, token: parsed.output.code }, back)
 })
@@ -222,7 +165,7 @@ const Confirm = v.object({
 /** The e-mailed link's button (a POST, so mail scanners that open links do not spend it). */
 authRoutes.post('/confirm', ...authForm, async (c) => {
   const input = await readForm(c, Confirm)
-  const back = () => c.redirect('/auth?mode=magic&error=otp_expired', 303)
+  const back = () => toAuthPage(c, 'magic', { error: 'otp_expired' })
   if (!input) return back()
   return spend(c, input, back)
 })
@@ -233,22 +176,17 @@ async function spend(
   verify: Record<string, string>,
   back: (error: string) => Response,
 ) {
-  try {
-    const res = await callAuth(c, '/verify', { method: 'POST', body: JSON.stringify(verify) })
-    const body = (await res.json().catch(() => ({}))) as Partial<ServiceTokens> & {
-      error_code?: string
-    }
-    if (!res.ok || !body.access_token)
-      return back(
-        body.error_code === 'otp_expired' && 'token' in verify
-          ? 'invalid_code'
-          : (body.error_code ?? 'unavailable'),
-      )
-    return completeSignIn(c, body as ServiceTokens, '/', {
-      title: c.var.t('auth.signed_in_title'),
-      description: body.user!.email,
-    })
-  } catch {
-    return back('unavailable')
-  }
+  const res = await authClient(c).verify(verify)
+  if (!res.ok || !res.data?.access_token)
+    return back(
+      !res.ok && res.code === 'otp_expired' && 'token' in verify
+        ? 'invalid_code'
+        : res.ok
+          ? 'unavailable'
+          : res.code,
+    )
+  return completeSignIn(c, res.data, '/', {
+    title: c.var.t('auth.signed_in_title'),
+    description: res.data.user.email,
+  })
 }

@@ -2,16 +2,15 @@ import type { Context, MiddlewareHandler } from 'hono'
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
 import {
   createLocalJWKSet,
-  createRemoteJWKSet,
   errors,
   jwtVerify,
+  type JSONWebKeySet,
   type JWTVerifyGetKey,
 } from 'jose'
 import { httpOnlyCookie, isHttps } from '../cookies'
 import type { AppEnv } from '../env'
-import { ALG, publicKeys } from '../auth-service/keys'
-import { audienceOf, issuerOf } from '../auth-service/gotrue'
-import { authService } from '../auth-service/app'
+import { authSettings } from '../config'
+import { authClient, type TokenSet } from './client'
 
 export const ACCESS_COOKIE = 'sb-access-token'
 export const REFRESH_COOKIE = 'sb-refresh-token'
@@ -22,48 +21,40 @@ export interface SessionUser {
   email: string
 }
 
-export interface TokenSet {
-  access_token: string
-  refresh_token: string
-  expires_in: number
-  user: { id: string; email: string }
-}
+/** Allowed token algorithm: the built-in provider signs ES256, as hosted Supabase projects do. */
+const ALG = 'ES256'
+/** How long a fetched key set is used before it is asked for again. */
+const KEYS_MAX_AGE_MS = 10 * 60_000
 
-/**
- * Calls the auth service: the built-in one in-process, or AUTH_URL over HTTP with its apikey.
- * Either way the answer is a GoTrue HTTP response.
- */
-export function callAuth(
-  c: Context<AppEnv>,
-  path: string,
-  init: RequestInit = {},
-): Promise<Response> {
-  const headers = new Headers(init.headers)
-  headers.set('Content-Type', 'application/json')
-  if (c.env.AUTH_URL) {
-    headers.set('apikey', c.env.AUTH_API_KEY ?? '')
-    return fetch(c.env.AUTH_URL.replace(/\/$/, '') + path, { ...init, headers })
-  }
-  headers.set('CF-Connecting-IP', c.req.header('CF-Connecting-IP') ?? 'unknown')
-  headers.set('Accept-Language', c.var.lang)
-  // the site's own origin, so the service issues tokens for the issuer the pages verify
-  return Promise.resolve(
-    authService.request(new URL(path, c.req.url).href, { ...init, headers }, c.env, c.executionCtx),
-  )
-}
-
-// Remote key sets are cached per isolate (jose also caches the keys and rate-limits refetches).
-const remoteKeySets = new Map<string, JWTVerifyGetKey>()
+// The provider's public keys, per isolate and provider. A token with a kid we do not know yet
+// (a key rotation) asks again at most every 30 s.
+const keyCache = new Map<string, { keys: JSONWebKeySet; fetchedAt: number }>()
 
 async function keySet(c: Context<AppEnv>): Promise<JWTVerifyGetKey> {
-  if (!c.env.AUTH_URL) return createLocalJWKSet({ keys: await publicKeys(c.env) })
-  const url = c.env.AUTH_URL.replace(/\/$/, '') + '/.well-known/jwks.json'
-  if (!remoteKeySets.has(url))
-    remoteKeySets.set(
-      url,
-      createRemoteJWKSet(new URL(url), { cooldownDuration: 30_000, cacheMaxAge: 600_000 }),
-    )
-  return remoteKeySets.get(url)!
+  const { issuer, url } = authSettings(c.env, c.var.config.siteUrl)
+  // the built-in provider's keys follow from this deployment's key secrets
+  const cacheKey = url
+    ? issuer
+    : [issuer, c.env.AUTH_SIGNING_KEY, c.env.AUTH_PREVIOUS_SIGNING_KEY].join('|')
+  const load = async () => {
+    const res = await authClient(c).jwks()
+    if (!res.ok) throw new errors.JWKSTimeout('the key set is out of reach')
+    const entry = { keys: res.data, fetchedAt: Date.now() }
+    keyCache.set(cacheKey, entry)
+    return entry
+  }
+  let entry = keyCache.get(cacheKey)
+  if (!entry || Date.now() - entry.fetchedAt > KEYS_MAX_AGE_MS) entry = await load()
+  const local = createLocalJWKSet(entry.keys)
+  const fetchedAt = entry.fetchedAt
+  return async (header, token) => {
+    try {
+      return await local(header, token)
+    } catch (err) {
+      if (!(err instanceof errors.JWKSNoMatchingKey) || Date.now() - fetchedAt < 30_000) throw err
+      return createLocalJWKSet((await load()).keys)(header, token)
+    }
+  }
 }
 
 export function rememberSession(c: Context<AppEnv>, tokens: TokenSet) {
@@ -87,16 +78,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 /** One refresh, retried with exponential backoff from 200 ms when the service stumbles (SPEC §9). */
 async function refresh(c: Context<AppEnv>, refreshToken: string): Promise<TokenSet | null> {
   for (let attempt = 0, delay = 200; attempt < 3; attempt++, delay *= 2) {
-    try {
-      const res = await callAuth(c, '/token?grant_type=refresh_token', {
-        method: 'POST',
-        body: JSON.stringify({ refresh_token: refreshToken }),
-      })
-      if (res.ok) return (await res.json()) as TokenSet
-      if (res.status < 500) return null
-    } catch {
-      // network trouble: try again
-    }
+    const res = await authClient(c).refresh(refreshToken)
+    if (res.ok) return res.data
+    if (res.status < 500) return null
     if (attempt < 2) await sleep(delay)
   }
   return null
@@ -109,10 +93,11 @@ async function verify(
   c: Context<AppEnv>,
   token: string,
 ): Promise<SessionUser & { expiresAt: number }> {
+  const { issuer, audience } = authSettings(c.env, c.var.config.siteUrl)
   const { payload } = await jwtVerify(token, await keySet(c), {
     algorithms: [ALG],
-    issuer: issuerOf(c),
-    audience: audienceOf(c),
+    issuer,
+    audience,
   })
   return { id: String(payload.sub), email: String(payload.email), expiresAt: Number(payload.exp) }
 }

@@ -1,5 +1,5 @@
 import { Field } from '../../client/components/field'
-import { MIN_PASSWORD_LENGTH } from '../auth-service/gotrue'
+import { MIN_PASSWORD_LENGTH } from '../../client/schemas/auth'
 import { usePage } from '../render/context'
 
 /** What the sign-in and account pages' forms share: errors and their fields. */

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react'
 import { Field } from '../../client/components/field'
-import { MIN_PASSWORD_LENGTH } from '../auth-service/gotrue'
+import { MIN_PASSWORD_LENGTH } from '../../client/schemas/auth'
 import { SignOutForm } from '../components/account-area'
 import {
   Alert,

@@ -1,0 +1,137 @@
+import type { Context } from 'hono'
+import type { JWK } from 'jose'
+import { authService } from '../auth-service/app'
+import { authSettings } from '../config'
+import type { AppEnv } from '../env'
+
+/**
+ * The site's one way to talk to its auth provider (Supabase Auth / GoTrue HTTP API): the built-in
+ * provider in-process when AUTH_URL is empty, the hosted one over HTTP otherwise. Every call
+ * answers a typed result; a provider that cannot be reached answers `unavailable`, never throws.
+ */
+
+export interface Factor {
+  id: string
+  friendly_name?: string
+  factor_type: string
+  status: 'verified' | 'unverified'
+}
+
+export interface AuthUser {
+  id: string
+  email: string
+  factors?: Factor[]
+  app_metadata?: Record<string, unknown>
+}
+
+export interface TokenSet {
+  access_token: string
+  refresh_token: string
+  expires_in: number
+  user: AuthUser
+}
+
+export type AuthResult<T> =
+  { ok: true; data: T } | { ok: false; status: number; code: string; msg: string }
+
+const unavailable = { ok: false as const, status: 503, code: 'unavailable', msg: 'unreachable' }
+
+async function send(c: Context<AppEnv>, path: string, init: RequestInit): Promise<Response> {
+  const headers = new Headers(init.headers)
+  headers.set('Content-Type', 'application/json')
+  const { url } = authSettings(c.env, c.var.config.siteUrl)
+  if (url) {
+    headers.set('apikey', c.env.AUTH_API_KEY ?? '')
+    return fetch(url + path, { ...init, headers })
+  }
+  headers.set('CF-Connecting-IP', c.req.header('CF-Connecting-IP') ?? 'unknown')
+  // the service mails in the visitor's language
+  headers.set('Accept-Language', c.var.lang)
+  // the site's own origin, so the service issues tokens for the issuer the pages verify
+  return authService.request(
+    new URL(path, c.req.url).href,
+    { ...init, headers },
+    c.env,
+    c.executionCtx,
+  )
+}
+
+async function call<T>(
+  c: Context<AppEnv>,
+  path: string,
+  init: RequestInit & { token?: string; json?: unknown } = {},
+): Promise<AuthResult<T>> {
+  const { token, json, ...rest } = init
+  const headers = new Headers(rest.headers)
+  if (token) headers.set('Authorization', `Bearer ${token}`)
+  let res: Response
+  try {
+    res = await send(c, path, {
+      ...rest,
+      headers,
+      body: json === undefined ? rest.body : JSON.stringify(json),
+    })
+  } catch {
+    return unavailable
+  }
+  const body = (await res.json().catch(() => null)) as
+    (T & { error_code?: string; msg?: string }) | null
+  if (res.ok && body !== null) return { ok: true, data: body }
+  if (res.ok) return { ok: true, data: undefined as T }
+  return {
+    ok: false,
+    status: res.status,
+    code: body?.error_code ?? (res.status >= 500 ? 'unavailable' : `http_${res.status}`),
+    msg: body?.msg ?? `HTTP ${res.status}`,
+  }
+}
+
+/** The provider's API, as the site uses it. */
+export function authClient(c: Context<AppEnv>) {
+  return {
+    signIn: (email: string, password: string) =>
+      call<TokenSet>(c, '/token?grant_type=password', {
+        method: 'POST',
+        json: { email, password },
+      }),
+    signUp: (email: string, password: string) =>
+      call<TokenSet>(c, '/signup', { method: 'POST', json: { email, password } }),
+    refresh: (refreshToken: string) =>
+      call<TokenSet>(c, '/token?grant_type=refresh_token', {
+        method: 'POST',
+        json: { refresh_token: refreshToken },
+      }),
+    signOut: (token: string, scope: 'local' | 'global' | 'others' = 'local') =>
+      call<void>(c, `/logout?scope=${scope}`, { method: 'POST', token }),
+    recover: (email: string) => call<void>(c, '/recover', { method: 'POST', json: { email } }),
+    sendSignInEmail: (email: string) =>
+      call<void>(c, '/otp', { method: 'POST', json: { email, create_user: false } }),
+    verify: (input: Record<string, string>) =>
+      call<TokenSet>(c, '/verify', { method: 'POST', json: input }),
+    user: (token: string) => call<AuthUser>(c, '/user', { token }),
+    updateUser: (token: string, changes: { password?: string; email?: string }) =>
+      call<AuthUser>(c, '/user', { method: 'PUT', token, json: changes }),
+    enrolTotp: (token: string, friendlyName: string, issuer: string) =>
+      call<{ id: string; totp: { uri: string } }>(c, '/factors', {
+        method: 'POST',
+        token,
+        json: { factor_type: 'totp', friendly_name: friendlyName, issuer },
+      }),
+    challenge: (token: string, factorId: string) =>
+      call<{ id: string }>(c, `/factors/${encodeURIComponent(factorId)}/challenge`, {
+        method: 'POST',
+        token,
+      }),
+    verifyFactor: (token: string, factorId: string, challengeId: string, code: string) =>
+      call<TokenSet>(c, `/factors/${encodeURIComponent(factorId)}/verify`, {
+        method: 'POST',
+        token,
+        json: { challenge_id: challengeId, code },
+      }),
+    unenrol: (token: string, factorId: string) =>
+      call<void>(c, `/factors/${encodeURIComponent(factorId)}`, { method: 'DELETE', token }),
+    jwks: () => call<{ keys: JWK[] }>(c, '/.well-known/jwks.json'),
+  }
+}
+
+export type AuthClient = ReturnType<typeof authClient>
