@@ -31,9 +31,7 @@ bookings.get('/slots', async (c) => {
 })
 
 // the same guard as the lead forms, for the booking post only
-for (const guard of formGuard()) bookings.post('/', guard)
-
-bookings.post('/', async (c) => {
+bookings.post('/', ...formGuard(), async (c) => {
   const parsed = await parse(c, BookingSchema, { formAllowed: true })
   if (!parsed.ok) return parsed.res
   const { mode, data } = parsed

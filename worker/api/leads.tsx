@@ -22,9 +22,10 @@ export const leads = new Hono<AppEnv>()
 /** The guide the welcome popup's "Digital Marketing Starter Guide" e-mail links to. */
 const STARTER_GUIDE = 'invisible-business-mistakes'
 
-leads.use(...formGuard())
+// Each lead route carries its own guard: a `use()` here would also run on every other /api route.
+const guard = formGuard()
 
-leads.post('/email-signup', async (c) => {
+leads.post('/email-signup', ...guard, async (c) => {
   const parsed = await parse(c, EmailSignupSchema, { formAllowed: false })
   if (!parsed.ok) return parsed.res
   const { name, email, source } = parsed.data
@@ -46,7 +47,7 @@ leads.post('/email-signup', async (c) => {
   return c.json(saved.value)
 })
 
-leads.post('/newsletter', async (c) => {
+leads.post('/newsletter', ...guard, async (c) => {
   const parsed = await parse(c, NewsletterSchema, { formAllowed: true })
   if (!parsed.ok) return parsed.res
   const { mode, data } = parsed
@@ -76,7 +77,7 @@ leads.post('/newsletter', async (c) => {
     : formResult(c, 200, t('notices.newsletter_title'), t('notices.newsletter_text'))
 })
 
-leads.post('/guide-requests', async (c) => {
+leads.post('/guide-requests', ...guard, async (c) => {
   const parsed = await parse(c, GuideRequestSchema, { formAllowed: true })
   if (!parsed.ok) return parsed.res
   const { mode, data } = parsed
@@ -115,7 +116,7 @@ leads.post('/guide-requests', async (c) => {
   })
 })
 
-leads.post('/contact', async (c) => {
+leads.post('/contact', ...guard, async (c) => {
   const parsed = await parse(c, ContactSchema, { formAllowed: true })
   if (!parsed.ok) return parsed.res
   const { mode, data } = parsed
