@@ -15,6 +15,8 @@ export default defineConfig(async () => ({
     }),
   ],
   test: {
+    name: 'worker',
+    sequence: { groupOrder: 0 },
     include: ['test/worker/**/*.test.{ts,tsx}'],
     setupFiles: ['./test/setup/apply-migrations.ts'],
   },

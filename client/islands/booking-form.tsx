@@ -1,10 +1,9 @@
-import { useEffect, useMemo, useState, type FormEvent } from 'react'
+import { useMemo, useState, useSyncExternalStore, type FormEvent } from 'react'
 import { PersonFields, SubmitButton } from '../components/field'
 import { Icon } from '../components/icon'
 import { defineIsland } from '../island'
-import { notify } from '../lib/notices'
 import { reportLead } from '../lib/trackers'
-import { formValues, useLeadForm, type ErrorTexts } from '../lib/use-lead-form'
+import { formValues, useLeadForm, type ErrorTexts, validateInScript } from '../lib/use-lead-form'
 
 export type BookingFormProps = {
   /** Free slot starts, UTC ISO strings. */
@@ -33,6 +32,9 @@ export type BookingFormProps = {
 }
 
 type Confirmed = { when: string; icsUrl: string; email: string }
+
+/** Neither the zone nor hydration changes while the page is open. */
+const noChanges = () => () => {}
 
 /** Slots grouped by calendar day in `zone`, in order. */
 function byDay(slots: string[], zone: string, lang: string) {
@@ -75,18 +77,22 @@ function BookingForm({
   notices,
 }: BookingFormProps) {
   const [slots, setSlots] = useState(initialSlots)
-  const [zone, setZone] = useState(agencyTimeZone)
+  // The server renders the agency's zone (it cannot know the visitor's); hydrated, the browser's.
+  const zone = useSyncExternalStore(
+    noChanges,
+    () => Intl.DateTimeFormat().resolvedOptions().timeZone || agencyTimeZone,
+    () => agencyTimeZone,
+  )
   const [day, setDay] = useState<string | null>(null)
   const [slot, setSlot] = useState('')
   const [confirmed, setConfirmed] = useState<Confirmed | null>(null)
   // Server markup lists every day (works without JavaScript); hydrated, one day at a time.
-  const [enhanced, setEnhanced] = useState(false)
+  const enhanced = useSyncExternalStore(
+    noChanges,
+    () => true,
+    () => false,
+  )
   const form = useLeadForm(notices)
-
-  useEffect(() => {
-    setZone(Intl.DateTimeFormat().resolvedOptions().timeZone || agencyTimeZone)
-    setEnhanced(true)
-  }, [agencyTimeZone])
 
   const days = useMemo(() => byDay(slots, zone, lang), [slots, zone, lang])
   const shownDay = days.find((d) => d.id === day) ?? days[0]
@@ -135,7 +141,7 @@ function BookingForm({
   const zoneName = zone.replace(/_/g, ' ')
   return (
     <form
-      ref={form.formRef}
+      ref={validateInScript}
       method="post"
       action="/api/bookings"
       onSubmit={onSubmit}

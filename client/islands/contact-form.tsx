@@ -4,7 +4,7 @@ import { Icon } from '../components/icon'
 import { defineIsland } from '../island'
 import { notify } from '../lib/notices'
 import { reportLead } from '../lib/trackers'
-import { formValues, useLeadForm, type ErrorTexts } from '../lib/use-lead-form'
+import { formValues, useLeadForm, type ErrorTexts, validateInScript } from '../lib/use-lead-form'
 
 type Option = { value: string; label: string }
 
@@ -66,7 +66,7 @@ function ContactForm({ labels, services, budgets, notices }: ContactFormProps) {
   const busy = form.state === 'submitting'
   return (
     <form
-      ref={form.formRef}
+      ref={validateInScript}
       method="post"
       action="/api/contact"
       onSubmit={onSubmit}

@@ -4,7 +4,7 @@ import { Icon } from '../components/icon'
 import { defineIsland } from '../island'
 import { notify } from '../lib/notices'
 import { reportLead } from '../lib/trackers'
-import { formValues, useLeadForm, type ErrorTexts } from '../lib/use-lead-form'
+import { formValues, useLeadForm, type ErrorTexts, validateInScript } from '../lib/use-lead-form'
 
 export type Guide = {
   slug: string
@@ -155,7 +155,7 @@ function GuidePicker({ guides, labels, notices }: GuidePickerProps) {
           </div>
         ) : (
           <form
-            ref={form.formRef}
+            ref={validateInScript}
             method="post"
             action="/api/guide-requests"
             onSubmit={onSubmit}

@@ -7,6 +7,7 @@ import {
   useLeadForm,
   type ErrorTexts,
   type SubscribeNotices,
+  validateInScript,
 } from '../lib/use-lead-form'
 
 export type NewsletterFormProps = {
@@ -47,7 +48,7 @@ function NewsletterForm({ labels, notices }: NewsletterFormProps) {
   const busy = form.state === 'submitting'
   return (
     <form
-      ref={form.formRef}
+      ref={validateInScript}
       method="post"
       action="/api/newsletter"
       onSubmit={onSubmit}

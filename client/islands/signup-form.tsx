@@ -8,6 +8,7 @@ import {
   useLeadForm,
   type ErrorTexts,
   type SubscribeNotices,
+  validateInScript,
 } from '../lib/use-lead-form'
 
 export type SignupFormProps = {
@@ -50,7 +51,7 @@ function SignupForm({ labels, notices }: SignupFormProps) {
   const busy = form.state === 'submitting'
   return (
     <form
-      ref={form.formRef}
+      ref={validateInScript}
       method="post"
       action="/api/email-signup"
       onSubmit={onSubmit}

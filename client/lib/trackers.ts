@@ -1,11 +1,11 @@
+import type { EventName } from '../schemas/events'
+import { track } from './events'
+
 type Tracked = Window & {
   fbq?: (...args: unknown[]) => void
   gtag?: (...args: unknown[]) => void
   dataLayer?: unknown[]
 }
-
-import type { EventName } from '../schemas/events'
-import { track } from './events'
 
 /** Which conversion event each lead form counts as in our own analytics. */
 const EVENT_OF: Record<string, EventName> = {

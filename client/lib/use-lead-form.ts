@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react'
+import { useState } from 'react'
 import { notify } from './notices'
 import { postLead, type LeadAnswer } from './post-lead'
 import { reportLead } from './trackers'
@@ -8,6 +8,11 @@ export type FormState = 'idle' | 'submitting' | 'success'
 /** Error notice wording every lead form shares (SPEC §8). */
 export type ErrorTexts = { errorTitle: string; errorGeneric: string; missingTitle: string }
 
+/** Hydrated, the island validates itself (SPEC §5's notices) instead of the browser. */
+export const validateInScript = (form: HTMLFormElement | null) => {
+  if (form) form.noValidate = true
+}
+
 /**
  * State of a lead form: idle → submitting → success. The server markup validates natively
  * (no JavaScript); once hydrated the island validates itself to show SPEC §5's notices.
@@ -15,10 +20,6 @@ export type ErrorTexts = { errorTitle: string; errorGeneric: string; missingTitl
 export function useLeadForm(texts: ErrorTexts) {
   const [state, setState] = useState<FormState>('idle')
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({})
-  const formRef = useRef<HTMLFormElement>(null)
-  useEffect(() => {
-    if (formRef.current) formRef.current.noValidate = true
-  }, [])
 
   function missing(text: string) {
     notify({ title: texts.missingTitle, description: text, variant: 'destructive' })
@@ -48,7 +49,13 @@ export function useLeadForm(texts: ErrorTexts) {
     })
   }
 
-  return { state, fieldErrors, formRef, missing, submit, reset: () => setState('idle') }
+  return {
+    state,
+    fieldErrors,
+    missing,
+    submit,
+    reset: () => setState('idle'),
+  }
 }
 
 /** Reads a form's fields as strings. */

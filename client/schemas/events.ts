@@ -29,4 +29,3 @@ export const EventSchema = v.strictObject({
     ),
   ),
 })
-export type TrackedEvent = v.InferInput<typeof EventSchema>

@@ -2,8 +2,6 @@ import { chromium, type Browser, type Page } from 'playwright-core'
 import { afterAll, beforeAll, inject } from 'vitest'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/lib/server.mjs'
 
-export { CHROMIUM_ARGS } from '../../scripts/lib/server.mjs'
-
 const rand = () => Math.floor(Math.random() * 250) + 1
 
 export const DESKTOP = { width: 1366, height: 900 }

@@ -30,9 +30,9 @@ import {
   throttled,
   userNotFound,
   userJson,
-  weakPassword,
   weakPasswordError,
 } from './gotrue'
+import { weakPassword } from '../../client/schemas/auth'
 import { hashPassword, verifyPassword } from './passwords'
 
 /**
@@ -210,5 +210,3 @@ authService.post('/logout', async (c) => {
 
 authService.route('/', factorRoutes)
 authService.route('/', oneTimeRoutes)
-// moved to ./one-time with /recover; still exported here for code that imports it from here
-export { resetLink } from './one-time'

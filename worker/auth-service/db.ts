@@ -41,10 +41,13 @@ export async function updateUser(
 ) {
   const sets: string[] = []
   const values: unknown[] = []
-  if (changes.email) (sets.push('email = ?'), values.push(changes.email))
-  if (changes.passwordHash) (sets.push('password_hash = ?'), values.push(changes.passwordHash))
-  if (changes.metadata)
-    (sets.push('user_metadata = ?'), values.push(JSON.stringify(changes.metadata)))
+  const set = (column: string, value: unknown) => {
+    sets.push(`${column} = ?`)
+    values.push(value)
+  }
+  if (changes.email) set('email', changes.email)
+  if (changes.passwordHash) set('password_hash', changes.passwordHash)
+  if (changes.metadata) set('user_metadata', JSON.stringify(changes.metadata))
   sets.push('updated_at = ?')
   values.push(now())
   return db
@@ -400,7 +403,7 @@ export async function createOneTimeCode(
  * UPDATE is the one place a code is spent, so it cannot be used twice, even at once. The type of
  * the row spent, or null.
  */
-export async function useOneTimeCode(
+export async function spendOneTimeCode(
   db: D1Database,
   userId: string,
   code: string,

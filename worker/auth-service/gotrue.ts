@@ -34,7 +34,6 @@ export const invalidEmail = (c: Context<AppEnv>) =>
   authError(c, 400, 'validation_failed', 'Unable to validate email address: invalid format')
 
 /** The built-in service's password rule; the site's forms ask for the same. */
-export { MIN_PASSWORD_LENGTH, weakPassword } from '../../client/schemas/auth'
 
 export const weakPasswordError = (c: Context<AppEnv>) =>
   c.json(
@@ -167,8 +166,6 @@ export async function sessionJson(
     user: userJson(user, factors),
   }
 }
-
-export type BearerClaims = Awaited<ReturnType<typeof bearerClaims>> & {}
 
 /** The verified claims of the request's bearer token (its session still live), or null. */
 export async function bearerClaims(c: Context<AppEnv>) {

@@ -9,7 +9,7 @@ import {
   findUser,
   findUserByEmail,
   sendCooldown,
-  useOneTimeCode,
+  spendOneTimeCode,
   useOneTimeToken,
   type OneTimeTokenType,
   type UserRow,
@@ -174,7 +174,7 @@ oneTimeRoutes.post('/verify', async (c) => {
     if (tooMany) return tooMany
     user = await findUserByEmail(c.env.DB, input.email)
     // the same query for an unknown address, which matches nothing
-    const spent = await useOneTimeCode(
+    const spent = await spendOneTimeCode(
       c.env.DB,
       user?.id ?? '',
       input.token,
@@ -236,7 +236,7 @@ export async function spendReauthentication(c: Context<AppEnv>, userId: string, 
   const keys = [`reauth:${userId}`]
   const tooMany = await throttled(c, keys, 'verification attempts')
   if (tooMany) return tooMany
-  if (await useOneTimeCode(c.env.DB, userId, nonce.trim(), ['reauthentication'])) return null
+  if (await spendOneTimeCode(c.env.DB, userId, nonce.trim(), ['reauthentication'])) return null
   await countFailure(c.env.DB, keys)
   return authError(c, 400, 'reauthentication_not_valid', 'Verification code is invalid or expired')
 }

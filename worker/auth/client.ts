@@ -133,5 +133,3 @@ export function authClient(c: Context<AppEnv>) {
     jwks: () => call<{ keys: JWK[] }>(c, '/.well-known/jwks.json'),
   }
 }
-
-export type AuthClient = ReturnType<typeof authClient>

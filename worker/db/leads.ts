@@ -73,8 +73,3 @@ export async function addContactMessage(db: D1Database, m: ContactMessage): Prom
     .bind(m.name, m.email, m.company || null, m.service, m.budget || null, m.message, m.language)
     .run()
 }
-
-export async function listSubscribers(db: D1Database) {
-  const { results } = await db.prepare('SELECT * FROM subscribers ORDER BY id').all()
-  return results
-}

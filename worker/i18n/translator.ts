@@ -13,7 +13,6 @@ import guidesDe from '../../locales/guides/de.json'
 import guidesAr from '../../locales/guides/ar.json'
 import guidesPt from '../../locales/guides/pt.json'
 
-export type Dictionary = typeof en
 export const dictionaries: Record<Lang, unknown> = { en, es, fr, de, ar, pt }
 /** The free guides' full text, kept in files of their own (locales/guides/) for the editors. */
 export const guideDictionaries: Record<Lang, unknown> = {

@@ -1,7 +1,6 @@
 import type { Context } from 'hono'
 import { renderToReadableStream } from 'react-dom/server'
 import { dirOf, type Lang } from '../../client/lib/languages'
-import type { GuideSlug } from '../../client/schemas/leads'
 import { isGuideSlug } from '../data/guides'
 import type { AppEnv } from '../env'
 import type { Translator } from '../i18n/translator'
