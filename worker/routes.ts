@@ -1,5 +1,6 @@
 import { POSTS } from './data/blog'
 import { SERVICES } from './data/services'
+import type { MessageKey } from './i18n/translator'
 
 /**
  * Every page of the site, once. The router (pages/index.tsx gives each path its handler, and
@@ -11,8 +12,8 @@ export interface PageRoute {
   /** Hono path; `:param` routes list their concrete paths in `paths` for the sitemap. */
   path: string
   /** Title and meta description keys, where the page has fixed ones. */
-  titleKey?: string
-  descriptionKey?: string
+  titleKey?: MessageKey
+  descriptionKey?: MessageKey
   /** In the sitemap and open to search engines; otherwise `noindex`. */
   indexable: boolean
   /** The concrete paths of a `:param` route (the sitemap's entries). */
@@ -20,7 +21,7 @@ export interface PageRoute {
   /** Only for a signed-in visitor: others are sent to sign in first. */
   signedIn?: boolean
   /** Where the page is linked from, with its label key and position in each list. */
-  nav?: { key: string; main?: number; footerMain?: number; footerResources?: number }
+  nav?: { key: MessageKey; main?: number; footerMain?: number; footerResources?: number }
 }
 
 export const PAGE_ROUTES = [
@@ -162,7 +163,7 @@ export const SIGNED_IN_ONLY = routes.filter((r) => r.signedIn).map((r) => r.path
 type NavList = 'main' | 'footerMain' | 'footerResources'
 
 /** One of the site's link lists (header, footer columns), in its order. */
-export function navigation(list: NavList): { key: string; href: string }[] {
+export function navigation(list: NavList): { key: MessageKey; href: string }[] {
   return routes
     .filter((r) => r.nav?.[list] !== undefined)
     .sort((a, b) => a.nav![list]! - b.nav![list]!)

@@ -2,7 +2,14 @@ import type { Context } from 'hono'
 import * as v from 'valibot'
 import { fieldIssues } from '../../client/schemas/leads'
 import type { AppEnv } from '../env'
+import { isMessageKey, type MessageKey } from '../i18n/translator'
 import { FormResultPage } from '../components/form-result'
+
+/** The schemas' issue codes name strings under `errors`; anything else reads as invalid. */
+const errorKey = (code: string | undefined): MessageKey => {
+  const key = `errors.${code}`
+  return isMessageKey(key) ? key : 'errors.invalid'
+}
 
 /**
  * Shared by the form endpoints: islands post JSON and get JSON; the same forms posted without
@@ -48,13 +55,9 @@ export async function parse<S extends v.GenericSchema>(
   const fields = fieldIssues(result.issues)
   const keys = Object.values(fields)
   // Empty fields read best as one sentence; otherwise the first field's own problem.
-  const error = c.var.t(
-    `errors.${keys.includes('required') ? 'required' : keys[0]}`,
-    undefined,
-    c.var.t('errors.invalid'),
-  )
+  const error = c.var.t(errorKey(keys.includes('required') ? 'required' : keys[0]))
   const localized = Object.fromEntries(
-    Object.entries(fields).map(([f, k]) => [f, c.var.t(`errors.${k}`)]),
+    Object.entries(fields).map(([f, k]) => [f, c.var.t(errorKey(k))]),
   )
   if (mode === 'form')
     return { ok: false, res: formResult(c, 400, c.var.t('notices.error_title'), error) }

@@ -1,5 +1,6 @@
 import { Field } from '../../client/components/field'
 import { MIN_PASSWORD_LENGTH } from '../../client/schemas/auth'
+import type { Translator } from '../i18n/translator'
 import { usePage } from '../render/context'
 
 /** What the sign-in and account pages' forms share: errors and their fields. */
@@ -19,10 +20,13 @@ const KNOWN_ERRORS = [
   'too_many_enrolled_mfa_factors',
   'missing_email',
   'over_email_send_rate_limit',
-]
+] as const
 
-export const errorMessage = (t: (k: string) => string, error?: string) =>
-  error && t(`auth.errors.${KNOWN_ERRORS.includes(error) ? error : 'unavailable'}`)
+const isKnown = (error: string): error is (typeof KNOWN_ERRORS)[number] =>
+  (KNOWN_ERRORS as readonly string[]).includes(error)
+
+export const errorMessage = (t: Translator, error?: string) =>
+  error && t(`auth.errors.${isKnown(error) ? error : 'unavailable'}`)
 
 export function Alert({ message }: { message?: string }) {
   if (!message) return null

@@ -1,5 +1,6 @@
 import { Icon } from '../../client/components/icon'
 import { hasTrackers } from '../config'
+import type { MessageKey } from '../i18n/translator'
 import { usePage } from '../render/context'
 import { Logo } from './logo'
 import { TRUSTED_PLATFORMS } from '../data/platforms'
@@ -172,7 +173,7 @@ function LinkColumn({
 }: {
   id: string
   title: string
-  links: readonly { key: string; href: string }[]
+  links: readonly { key: MessageKey; href: string }[]
 }) {
   const { t } = usePage()
   return (

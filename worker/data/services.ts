@@ -1,13 +1,18 @@
 import type { ServiceIcon } from '../../client/components/icon'
+import type en from '../../locales/en.json'
+import type { MessageKey } from '../i18n/translator'
+
+/** A service's entry under `services.items` in the locale files. */
+export type ServiceKey = keyof typeof en.services.items
 
 /** The service pages (SPEC §2). `key` names the service's entry under `services.items` in locales. */
 export interface Service {
   slug: string
-  key: string
+  key: ServiceKey
   icon: ServiceIcon
   related: string[]
   /** Place in the header's Services menu (SPEC §2 lists six), with its label key. */
-  menu?: { order: number; key: string }
+  menu?: { order: number; key: MessageKey }
 }
 
 export const SERVICES: Service[] = [

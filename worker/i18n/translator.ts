@@ -37,12 +37,45 @@ const i18n = rosetta(
 
 export type Params = Record<string, string | number>
 
+type Messages = typeof en & { guides: typeof guidesEn }
+
+/** Dotted paths to the strings of the English dictionary: a wrong key does not compile. */
+type StringPaths<T, P extends string = ''> = {
+  [K in keyof T & string]: T[K] extends string
+    ? `${P}${K}`
+    : T[K] extends readonly unknown[]
+      ? never
+      : StringPaths<T[K], `${P}${K}.`>
+}[keyof T & string]
+
+/** Dotted paths to any entry (lists and objects too), for structured content. */
+type AnyPaths<T, P extends string = ''> = {
+  [K in keyof T & string]: T[K] extends string
+    ? `${P}${K}`
+    : T[K] extends readonly unknown[]
+      ? `${P}${K}`
+      : `${P}${K}` | AnyPaths<T[K], `${P}${K}.`>
+}[keyof T & string]
+
+export type MessageKey = StringPaths<Messages>
+export type ContentKey = AnyPaths<Messages>
+
 export interface Translator {
   /** A string: the translation, else `fallback`, else the key itself (SPEC §4). */
-  (key: string, params?: Params, fallback?: string): string
+  (key: MessageKey, params?: Params, fallback?: string): string
   /** Structured content (lists, objects) kept in the locale files. */
-  data<T>(key: string): T
+  data<T>(key: ContentKey): T
   lang: Lang
+}
+
+const english = { ...en, guides: guidesEn }
+
+/** Whether a key made from data (a validation message, say) names a string of the dictionary. */
+export function isMessageKey(key: string): key is MessageKey {
+  let node: unknown = english
+  for (const part of key.split('.'))
+    node = node && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined
+  return typeof node === 'string'
 }
 
 export function createTranslator(lang: Lang): Translator {

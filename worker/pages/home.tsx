@@ -36,7 +36,7 @@ const HERO_IMAGES = [
     key: 'hero.image_orders',
     className: 'absolute -top-6 -end-4 hidden h-auto w-[40%] rounded-xl shadow-xl sm:block',
   },
-]
+] as const
 
 const heroSrc = (name: string, width: number) => `/images/${name}-${width}.webp`
 
@@ -217,7 +217,7 @@ function Stats() {
     { value: '$50M+', key: 'revenue' },
     { value: '98%', key: 'satisfaction' },
     { value: '4.9/5', key: 'rating' },
-  ]
+  ] as const
   return (
     <section aria-labelledby="stats-title" className="bg-brand-900 py-14 text-white">
       <div className="container">

@@ -153,7 +153,7 @@ const handlers: Record<PagePath, Handler<AppEnv>> = {
     const found = findService(slug)
     if (!found) return c.notFound()
     const { t } = c.var
-    const base = `services.items.${found.key}`
+    const base = `services.items.${found.key}` as const
     const path = `/services/${found.slug}`
     const name = t(`${base}.name`)
     return c.render(<ServicePage service={found} />, {

@@ -7,7 +7,7 @@ const POPULAR = [
   { key: 'nav.portfolio', href: '/portfolio' },
   { key: 'nav.blog', href: '/blog' },
   { key: 'nav.contact', href: '/contact' },
-]
+] as const
 
 export function NotFoundPage() {
   const { t } = usePage()

@@ -16,7 +16,7 @@ export function PricingPage() {
         <div className="container">
           <ul className="m-0 grid list-none gap-6 p-0 md:grid-cols-2 xl:grid-cols-4">
             {PRICING_TIERS.map((tier) => {
-              const base = `pricing.tiers.${tier.key}`
+              const base = `pricing.tiers.${tier.key}` as const
               return (
                 <li
                   key={tier.key}
@@ -31,7 +31,9 @@ export function PricingPage() {
                   <p className="m-0 mt-1 min-h-12 text-sm text-ink-600">{t(`${base}.for`)}</p>
                   <p className="m-0 mt-4">
                     {tier.price === null ? (
-                      <span className="text-3xl font-extrabold">{t(`${base}.price_label`)}</span>
+                      <span className="text-3xl font-extrabold">
+                        {t(`pricing.tiers.${tier.key}.price_label`)}
+                      </span>
                     ) : (
                       <>
                         <span className="text-4xl font-extrabold">

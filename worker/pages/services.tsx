@@ -7,7 +7,7 @@ type Step = { title: string; text: string }
 
 function ServiceCard({ service }: { service: Service }) {
   const { t } = usePage()
-  const base = `services.items.${service.key}`
+  const base = `services.items.${service.key}` as const
   return (
     <li className="card flex flex-col">
       <span className="flex h-12 w-12 items-center justify-center rounded-xl bg-brand-50 text-brand-700">
@@ -51,7 +51,7 @@ export function ServicesPage() {
 /** One template for every service page (SPEC §2): what, who, deliverables, process, outcomes, FAQs. */
 export function ServicePage({ service }: { service: Service }) {
   const { t } = usePage()
-  const base = `services.items.${service.key}`
+  const base = `services.items.${service.key}` as const
   return (
     <>
       <PageHero
