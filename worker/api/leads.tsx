@@ -128,8 +128,9 @@ leads.post('/contact', ...guard, async (c) => {
       : formResult(c, 400, t('notices.error_title'), error)
   }
   if (!isBot(data)) {
+    const { website: _honeypot, ...message } = data
     const saved = await store(c, mode, () =>
-      addContactMessage(c.env.DB, { ...data, language: c.var.lang }),
+      addContactMessage(c.env.DB, { ...message, language: c.var.lang }),
     )
     if (!saved.ok) return saved.res
   }

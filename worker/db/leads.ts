@@ -1,4 +1,6 @@
-import type { GuideSlug } from '../../client/schemas/leads'
+import type * as v from 'valibot'
+import type { ContactSchema, GuideSlug } from '../../client/schemas/leads'
+import { insertRow } from './rows'
 
 /** Version of the consent wording shown next to the signup forms; stored with each subscriber. */
 export const CONSENT_VERSION = '2026-11-01'
@@ -54,22 +56,15 @@ export async function addGuideRequest(
   return { alreadySubscribed: subscriber.results.length === 0 }
 }
 
-export interface ContactMessage {
-  name: string
-  email: string
-  company?: string
-  service: string
-  budget?: string
-  message: string
+/** A contact message as stored: the validated form (less its honeypot) and the page language. */
+export type ContactMessage = Omit<v.InferOutput<typeof ContactSchema>, 'website'> & {
   language: string
 }
 
 export async function addContactMessage(db: D1Database, m: ContactMessage): Promise<void> {
-  await db
-    .prepare(
-      `INSERT INTO contact_messages (name, email, company, service, budget, message, language)
-       VALUES (?, ?, ?, ?, ?, ?, ?)`,
-    )
-    .bind(m.name, m.email, m.company || null, m.service, m.budget || null, m.message, m.language)
-    .run()
+  await insertRow(db, 'contact_messages', {
+    ...m,
+    company: m.company || null,
+    budget: m.budget || null,
+  }).run()
 }
