@@ -1,7 +1,6 @@
 import { SELF } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
 import { LANGS } from '../../client/lib/languages'
-import { fromAcceptLanguage, negotiateLanguage } from '../../worker/i18n/negotiate'
 import { createTranslator, type MessageKey } from '../../worker/i18n/translator'
 
 const get = (path: string, headers: Record<string, string> = {}) =>
@@ -9,20 +8,25 @@ const get = (path: string, headers: Record<string, string> = {}) =>
 const htmlTag = async (res: Response) => (await res.text()).match(/<html[^>]*>/)![0]
 
 describe('language negotiation', () => {
-  it('prefers ?lang, then the cookie, then Accept-Language, then English', () => {
-    expect(negotiateLanguage({ query: 'fr', cookie: 'de', acceptLanguage: 'es' })).toBe('fr')
-    expect(negotiateLanguage({ query: 'xx', cookie: 'de', acceptLanguage: 'es' })).toBe('de')
-    expect(negotiateLanguage({ cookie: 'klingon', acceptLanguage: 'es-MX,es;q=0.9' })).toBe('es')
-    expect(negotiateLanguage({ acceptLanguage: 'ja, zh;q=0.8' })).toBe('en')
-    expect(negotiateLanguage({})).toBe('en')
+  const langOf = async (query: string, headers: Record<string, string>) =>
+    (await htmlTag(await get(`/about${query}`, headers))).match(/lang="(\w+)"/)![1]
+
+  it('prefers ?lang, then the cookie, then Accept-Language, then English', async () => {
+    const cookie = (lang: string) => ({ Cookie: `preferred-language=${lang}` })
+    expect(await langOf('?lang=fr', { ...cookie('de'), 'Accept-Language': 'es' })).toBe('fr')
+    expect(await langOf('?lang=xx', { ...cookie('de'), 'Accept-Language': 'es' })).toBe('de')
+    expect(await langOf('', { ...cookie('klingon'), 'Accept-Language': 'es-MX,es;q=0.9' })).toBe(
+      'es',
+    )
+    expect(await langOf('', { 'Accept-Language': 'ja, zh;q=0.8' })).toBe('en')
+    expect(await langOf('', {})).toBe('en')
   })
 
-  it('honours q-values and primary subtags in Accept-Language', () => {
-    expect(fromAcceptLanguage('de;q=0.5, pt-BR;q=0.9, en;q=0.1')).toBe('pt')
-    expect(fromAcceptLanguage('ja, ar-EG;q=0.7, fr;q=0.6')).toBe('ar')
-    expect(fromAcceptLanguage('fr;q=0, es;q=0.2')).toBe('es')
-    expect(fromAcceptLanguage('*')).toBeUndefined()
-    expect(fromAcceptLanguage('')).toBeUndefined()
+  it('honours q-values and primary subtags in Accept-Language', async () => {
+    expect(await langOf('', { 'Accept-Language': 'de;q=0.5, pt-BR;q=0.9, en;q=0.1' })).toBe('pt')
+    expect(await langOf('', { 'Accept-Language': 'ja, ar-EG;q=0.7, fr;q=0.6' })).toBe('ar')
+    expect(await langOf('', { 'Accept-Language': 'fr;q=0, es;q=0.2' })).toBe('es')
+    expect(await langOf('', { 'Accept-Language': '*' })).toBe('en')
   })
 
   it('renders the negotiated language in <html lang dir> with Content-Language and Vary', async () => {

@@ -12,7 +12,8 @@ import {
   updateUser,
 } from './db'
 import { readConfig } from '../config'
-import { negotiateLanguage } from '../i18n/negotiate'
+import type { Lang } from '../../client/lib/languages'
+import { detectLanguage } from '../middleware/i18n'
 import { createTranslator } from '../i18n/translator'
 import type { AppEnv } from '../env'
 import { limitBody } from '../middleware/form-guard'
@@ -42,6 +43,8 @@ import { hashPassword, verifyPassword } from './passwords'
  */
 export const authService = new Hono<AppEnv>()
 
+const mailLanguage = detectLanguage()
+
 authService.onError((err, c) => {
   if (err instanceof AuthConfigError) return authError(c, 503, 'unexpected_failure', err.message)
   console.error('auth service', err)
@@ -55,13 +58,14 @@ authService.onError((err, c) => {
 // Called in-process by the site (worker/auth/session.ts) it has no app middleware around it.
 authService.use(async (c, next) => {
   if (!c.var.config) c.set('config', readConfig(c.env, c.req.url))
-  if (!c.var.t) {
-    // the site passes its visitor's language on, for the e-mails the service sends
-    const lang = negotiateLanguage({ acceptLanguage: c.req.header('Accept-Language') })
+  if (typeof c.var.t === 'function') return next()
+  // the site passes its visitor's language on, for the e-mails the service sends
+  return mailLanguage(c, async () => {
+    const lang = c.get('language') as Lang
     c.set('lang', lang)
     c.set('t', createTranslator(lang))
-  }
-  await next()
+    await next()
+  })
 })
 // With a hosted service configured (AUTH_URL) the built-in one is not there at all.
 authService.use(async (c, next) => (c.env.AUTH_URL ? c.notFound() : next()))
