@@ -1,7 +1,9 @@
 import { Hono } from 'hono'
+import { HTTPException } from 'hono/http-exception'
 import { trimTrailingSlash } from 'hono/trailing-slash'
 import { readConfig } from './config'
 import type { AppEnv } from './env'
+import type { Translator } from './i18n/translator'
 import { i18n } from './middleware/i18n'
 import { pageViews } from './middleware/page-views'
 import { security } from './middleware/security'
@@ -53,8 +55,18 @@ app.route('/', feeds)
 app.route('/', pages)
 app.notFound(renderNotFound)
 app.onError((err, c) => {
-  console.error(err)
-  return c.text(c.var.t?.('errors.server') ?? 'Something went wrong. Please try again.', 500)
+  // A refusal raised by middleware (a malformed JSON body, say) is the client's error, worded
+  // in its language and in the kind it asked for; anything else is ours.
+  const status = err instanceof HTTPException ? err.status : 500
+  if (status >= 500) console.error(err)
+  const t = c.var.t as Translator | undefined
+  const error =
+    status >= 500
+      ? (t?.('errors.server') ?? 'Something went wrong. Please try again.')
+      : (t?.('errors.invalid') ?? 'Please check the form and try again.')
+  const wantsJson =
+    c.req.path.startsWith('/api/') || c.req.header('Accept')?.includes('application/json')
+  return wantsJson ? c.json({ error }, status) : c.text(error, status)
 })
 
 export default app

@@ -244,3 +244,15 @@ describe('trackers and consent', () => {
     expect(bad.res.status).toBe(400)
   })
 })
+
+describe('POST /api/events with a broken body', () => {
+  it('answers a malformed JSON body with a clear 400 in JSON, never a 5xx', async () => {
+    const res = await SELF.fetch('https://example.com/api/events', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'CF-Connecting-IP': '198.51.100.90' },
+      body: '{"name": "lead",',
+    })
+    expect(res.status).toBe(400)
+    expect(await res.json()).toEqual({ error: expect.any(String) })
+  })
+})
