@@ -1,6 +1,6 @@
 // Compares every locale with locales/en.json: same keys, same list lengths, no empty strings,
 // the same {{placeholders}}. Usage: node scripts/check-locales.mjs [lang...]
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 
 const load = (lang) =>
   JSON.parse(readFileSync(new URL(`../locales/${lang}.json`, import.meta.url), 'utf8'))
@@ -30,7 +30,9 @@ export function compare(en, other, path = '', problems = []) {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const langs = process.argv.slice(2).length
     ? process.argv.slice(2)
-    : ['es', 'fr', 'de', 'ar', 'pt']
+    : readdirSync(new URL('../locales/', import.meta.url))
+        .filter((f) => f.endsWith('.json') && f !== 'en.json')
+        .map((f) => f.replace(/\.json$/, ''))
   let bad = 0
   for (const lang of langs) {
     // the site's strings, and the free guides' text

@@ -1,11 +1,14 @@
 // `npm run og-images`: the social card of each page type in each language (1200×630 JPEG,
 // public/og/<type>-<lang>.jpg), drawn by Chromium from the locale texts. Run it after changing
 // those texts; the images are committed, so builds need no browser.
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { chromium } from 'playwright-core'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './lib/server.mjs'
 
-const LANGS = ['en', 'es', 'fr', 'de', 'ar', 'pt']
+// every language with a locale file
+const LANGS = readdirSync(new URL('../locales/', import.meta.url))
+  .filter((f) => f.endsWith('.json'))
+  .map((f) => f.replace(/\.json$/, ''))
 const font = (p) =>
   `data:font/woff2;base64,${readFileSync(new URL(`../node_modules/${p}`, import.meta.url)).toString('base64')}`
 const inter = font('@fontsource-variable/inter/files/inter-latin-wght-normal.woff2')
@@ -25,7 +28,7 @@ const page = (
   title,
   subtitle,
   name,
-) => `<!doctype html><html lang="${lang}" dir="${lang === 'ar' ? 'rtl' : 'ltr'}"><head><style>
+) => `<!doctype html><html lang="${lang}" dir="${new Intl.Locale(lang).textInfo?.direction ?? 'ltr'}"><head><style>
 @font-face{font-family:Inter;src:url(${inter}) format('woff2');font-weight:100 900;unicode-range:U+0000-00FF,U+2000-206F}
 @font-face{font-family:Inter;src:url(${interExt}) format('woff2');font-weight:100 900;unicode-range:U+0100-02AF}
 @font-face{font-family:Arabic;src:url(${arabic}) format('woff2');font-weight:700}

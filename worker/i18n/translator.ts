@@ -1,28 +1,22 @@
 import rosetta from 'rosetta'
-import type { Lang } from '../../client/lib/languages'
-import en from '../../locales/en.json'
-import es from '../../locales/es.json'
-import fr from '../../locales/fr.json'
-import de from '../../locales/de.json'
-import ar from '../../locales/ar.json'
-import pt from '../../locales/pt.json'
-import guidesEn from '../../locales/guides/en.json'
-import guidesEs from '../../locales/guides/es.json'
-import guidesFr from '../../locales/guides/fr.json'
-import guidesDe from '../../locales/guides/de.json'
-import guidesAr from '../../locales/guides/ar.json'
-import guidesPt from '../../locales/guides/pt.json'
+import { LANGS, type Lang } from '../../client/lib/languages'
+import type en from '../../locales/en.json'
+import type guidesEn from '../../locales/guides/en.json'
 
-export const dictionaries: Record<Lang, unknown> = { en, es, fr, de, ar, pt }
+// Every locale file, found by name: a new language needs its files and its code in LANGS.
+const siteFiles = import.meta.glob<{ default: unknown }>('../../locales/*.json', { eager: true })
+const guideFiles = import.meta.glob<{ default: unknown }>('../../locales/guides/*.json', {
+  eager: true,
+})
+const byLang = (files: Record<string, { default: unknown }>, dir: string) =>
+  Object.fromEntries(LANGS.map((l) => [l, files[`${dir}/${l}.json`]?.default])) as Record<
+    Lang,
+    unknown
+  >
+
+export const dictionaries = byLang(siteFiles, '../../locales')
 /** The free guides' full text, kept in files of their own (locales/guides/) for the editors. */
-export const guideDictionaries: Record<Lang, unknown> = {
-  en: guidesEn,
-  es: guidesEs,
-  fr: guidesFr,
-  de: guidesDe,
-  ar: guidesAr,
-  pt: guidesPt,
-}
+export const guideDictionaries = byLang(guideFiles, '../../locales/guides')
 
 // One shared instance; the language is passed on every lookup, so concurrent streamed
 // requests in different languages never share mutable locale state.
@@ -68,7 +62,7 @@ export interface Translator {
   lang: Lang
 }
 
-const english = { ...en, guides: guidesEn }
+const english = { ...(dictionaries.en as object), guides: guideDictionaries.en }
 
 /** Whether a key made from data (a validation message, say) names a string of the dictionary. */
 export function isMessageKey(key: string): key is MessageKey {
