@@ -1,5 +1,6 @@
 import type { Lang } from '../client/lib/languages'
 import type { Translator } from './i18n/translator'
+import type { AuthUser } from './auth/client'
 import type { SiteConfig } from './config'
 
 /**
@@ -26,6 +27,8 @@ export interface AppEnv {
     user?: { id: string; email: string }
     /** That visitor's access token: the cookie's, or the one refreshed for this request. */
     accessToken?: string
+    /** The account as the provider confirmed it on a signed-in-only route (auth/session.ts). */
+    account?: AuthUser
     signedIn?: boolean
     /** The page is not for search engines (the route table's `indexable: false`). */
     noindex?: boolean

@@ -4,6 +4,7 @@ import { trimTrailingSlash } from 'hono/trailing-slash'
 import { readConfig } from './config'
 import type { AppEnv } from './env'
 import type { Translator } from './i18n/translator'
+import { drainBody } from './middleware/drain-body'
 import { i18n } from './middleware/i18n'
 import { pageViews } from './middleware/page-views'
 import { security } from './middleware/security'
@@ -20,6 +21,9 @@ import { pages, renderNotFound } from './pages'
 import { renderer } from './render/document'
 
 const app = new Hono<AppEnv>()
+
+// outermost: whatever a handler answers, the request body does not stay on the connection
+app.use(drainBody())
 
 // The booking page may be framed by our own scheduling dialog; nothing else may.
 app.use('/book', async function frameableBySelf(c, next) {

@@ -36,6 +36,14 @@ export type AuthResult<T> =
 
 const unavailable = { ok: false as const, status: 503, code: 'unavailable', msg: 'unreachable' }
 
+/**
+ * How long the site waits for its provider: a call that takes longer answers `unavailable`, so
+ * a provider that accepts connections and never answers cannot hang a page or a form.
+ */
+export const AUTH_TIMEOUT_MS = 2500
+/** Key sets are asked for in the page's path: they must come quickly or not at all. */
+const KEYS_TIMEOUT_MS = 800
+
 async function send(c: Context<AppEnv>, path: string, init: RequestInit): Promise<Response> {
   const headers = new Headers(init.headers)
   headers.set('Content-Type', 'application/json')
@@ -56,12 +64,19 @@ async function send(c: Context<AppEnv>, path: string, init: RequestInit): Promis
   )
 }
 
+/** A body that stops arriving counts as a time-out too. */
+const withTimeout = <T>(promise: Promise<T>, ms: number) =>
+  Promise.race([
+    promise,
+    new Promise<never>((_, reject) => setTimeout(() => reject(new Error('timed out')), ms)),
+  ])
+
 async function call<T>(
   c: Context<AppEnv>,
   path: string,
-  init: RequestInit & { token?: string; json?: unknown } = {},
+  init: RequestInit & { token?: string; json?: unknown; timeoutMs?: number } = {},
 ): Promise<AuthResult<T>> {
-  const { token, json, ...rest } = init
+  const { token, json, timeoutMs = AUTH_TIMEOUT_MS, ...rest } = init
   const headers = new Headers(rest.headers)
   if (token) headers.set('Authorization', `Bearer ${token}`)
   let res: Response
@@ -70,11 +85,14 @@ async function call<T>(
       ...rest,
       headers,
       body: json === undefined ? rest.body : JSON.stringify(json),
+      signal: AbortSignal.timeout(timeoutMs),
     })
-  } catch {
-    return unavailable
+  } catch (err) {
+    return err instanceof Error && err.name === 'TimeoutError'
+      ? { ...unavailable, status: 504, msg: 'timed out' }
+      : unavailable
   }
-  const body = (await res.json().catch(() => null)) as
+  const body = (await withTimeout(res.json(), timeoutMs).catch(() => null)) as
     (T & { error_code?: string; msg?: string }) | null
   if (res.ok && body !== null) return { ok: true, data: body }
   if (res.ok) return { ok: true, data: undefined as T }
@@ -130,6 +148,6 @@ export function authClient(c: Context<AppEnv>) {
       }),
     unenrol: (token: string, factorId: string) =>
       call<void>(c, `/factors/${encodeURIComponent(factorId)}`, { method: 'DELETE', token }),
-    jwks: () => call<{ keys: JWK[] }>(c, '/.well-known/jwks.json'),
+    jwks: () => call<{ keys: JWK[] }>(c, '/.well-known/jwks.json', { timeoutMs: KEYS_TIMEOUT_MS }),
   }
 }

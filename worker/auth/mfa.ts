@@ -78,6 +78,8 @@ export function enrolment(c: Context<AppEnv>) {
 /** The signed-in visitor's factors from the service; null when it cannot be asked. */
 export async function accountFactors(c: Context<AppEnv>): Promise<Factor[] | null> {
   if (!c.var.accessToken) return null
+  // confirmed already by signedInOnly on the way here
+  if (c.var.account) return c.var.account.factors ?? []
   const res = await authClient(c).user(c.var.accessToken)
   return res.ok ? (res.data.factors ?? []) : null
 }

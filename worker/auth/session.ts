@@ -44,7 +44,10 @@ async function keySet(c: Context<AppEnv>): Promise<JWTVerifyGetKey> {
     return entry
   }
   let entry = keyCache.get(cacheKey)
-  if (!entry || Date.now() - entry.fetchedAt > KEYS_MAX_AGE_MS) entry = await load()
+  if (!entry) entry = await load()
+  // an old key set still verifies this page; a fresh one is fetched after the answer
+  else if (Date.now() - entry.fetchedAt > KEYS_MAX_AGE_MS)
+    c.executionCtx.waitUntil(load().catch(() => undefined))
   const local = createLocalJWKSet(entry.keys)
   const fetchedAt = entry.fetchedAt
   return async (header, token) => {
@@ -68,22 +71,55 @@ export function forgetSession(c: Context<AppEnv>) {
   deleteCookie(c, REFRESH_COOKIE, { path: '/', secure: isHttps(c) })
 }
 
+/**
+ * The account page and every account action: a signature is not enough here, the provider must
+ * confirm the session is still live (as supabase's getUser() does), so a signed-out token
+ * opens nothing. A provider out of reach lets the page say so rather than sign anyone out.
+ */
 export const signedInOnly: MiddlewareHandler<AppEnv> = async (c, next) => {
-  if (!c.var.accessToken) return c.redirect('/auth?next=/account', 303)
+  const token = c.var.accessToken
+  if (!token) return c.redirect('/auth?next=/account', 303)
+  const confirmed = await authClient(c).user(token)
+  if (!confirmed.ok && confirmed.status < 500) {
+    forgetSession(c)
+    return c.redirect('/auth?next=/account', 303)
+  }
+  if (confirmed.ok) c.set('account', confirmed.data)
   await next()
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
-/** One refresh, retried with exponential backoff from 200 ms when the service stumbles (SPEC §9). */
-async function refresh(c: Context<AppEnv>, refreshToken: string): Promise<TokenSet | null> {
-  for (let attempt = 0, delay = 200; attempt < 3; attempt++, delay *= 2) {
+/** What a refresh came to: new tokens, a token the provider refuses, or no answer in time. */
+type Refreshed = { tokens: TokenSet } | { refused: true } | { unreachable: true }
+
+/**
+ * One refresh, retried with backoff from 200 ms when the provider answers 5xx (SPEC §9); a
+ * time-out is not retried, so an expired cookie costs a page at most one time limit.
+ */
+async function refresh(c: Context<AppEnv>, refreshToken: string): Promise<Refreshed> {
+  for (let attempt = 0, delay = 200; ; attempt++, delay *= 2) {
     const res = await authClient(c).refresh(refreshToken)
-    if (res.ok) return res.data
-    if (res.status < 500) return null
-    if (attempt < 2) await sleep(delay)
+    if (res.ok) return { tokens: res.data }
+    if (res.status < 500) return { refused: true }
+    if (res.status === 504 || attempt === 2) return { unreachable: true }
+    await sleep(delay)
   }
-  return null
+}
+
+// Requests of one visitor that arrive together (two tabs, a beacon, the 30 s check) carry the
+// same refresh token: they share one refresh instead of spending the token against each other.
+const inFlight = new Map<string, Promise<Refreshed>>()
+
+function sharedRefresh(c: Context<AppEnv>, refreshToken: string) {
+  let pending = inFlight.get(refreshToken)
+  if (!pending) {
+    pending = refresh(c, refreshToken)
+    inFlight.set(refreshToken, pending)
+    // kept a few seconds, for the requests still on their way
+    void pending.finally(() => setTimeout(() => inFlight.delete(refreshToken), 5000))
+  }
+  return pending
 }
 
 /** Refresh this long before expiry, so the 30 s check in the browser never meets a dead token. */
@@ -103,12 +139,14 @@ async function verify(
 }
 
 async function renew(c: Context<AppEnv>, refreshToken: string) {
-  const tokens = await refresh(c, refreshToken)
-  if (tokens) {
+  const result = await sharedRefresh(c, refreshToken)
+  if ('tokens' in result) {
+    const { tokens } = result
     rememberSession(c, tokens)
     c.set('user', { id: tokens.user.id, email: tokens.user.email })
     c.set('accessToken', tokens.access_token)
-  } else forgetSession(c)
+  } else if ('refused' in result) forgetSession(c)
+  // out of reach: signed out for this page, cookies kept for the next
 }
 
 /**

@@ -1,0 +1,109 @@
+// `npm run soak`: bad and good posts alternated against the site as `npm start` serves it
+// (wrangler dev on the production build), then requests that used to stop the server. Every
+// good post must be answered and stored; nothing may answer 503; the site must still answer.
+// Bounded: 80 posts and 24 probes, loopback only. SKIP_BUILD=1 reuses dist/.
+import { execFileSync } from 'node:child_process'
+import { request } from 'node:http'
+import { rmSync } from 'node:fs'
+import { queryD1 } from './lib/d1.mjs'
+import { startServer } from './lib/server.mjs'
+
+const STATE = '.wrangler/soak-state'
+const ROUNDS = 40
+
+/** One HTTP/1.1 request; `fresh` forces a new connection, else one keep-alive socket is reused. */
+function send(base, { method = 'POST', path, headers = {}, body = '', fresh = true, agent }) {
+  const url = new URL(path, base)
+  return new Promise((resolve) => {
+    const req = request(
+      url,
+      {
+        method,
+        agent: fresh ? false : agent,
+        headers: { 'Content-Length': Buffer.byteLength(body), ...headers },
+        timeout: 15_000,
+      },
+      (res) => {
+        res.resume()
+        res.on('end', () => resolve(res.statusCode))
+      },
+    )
+    req.on('timeout', () => req.destroy(new Error('timeout')))
+    req.on('error', (err) => resolve(`dropped (${err.code ?? err.message})`))
+    req.end(body)
+  })
+}
+
+const json = { 'Content-Type': 'application/json' }
+// A different client address per good post, as visitors are: the per-IP lead limit is not
+// what this run measures (wrangler dev passes CF-Connecting-IP through on loopback).
+const goodPost = (i) => ({
+  path: '/api/email-signup',
+  headers: { ...json, 'CF-Connecting-IP': `198.51.100.${i}` },
+  body: JSON.stringify({ name: 'Soak', email: `soak-${i}@example.org`, source: 'website' }),
+})
+const BAD = [
+  { name: 'oversize (413)', ...goodPost(0), body: JSON.stringify({ name: 'x'.repeat(20_000) }) },
+  { name: 'text/plain (415)', ...goodPost(0), headers: { 'Content-Type': 'text/plain' } },
+  {
+    name: 'cross-site (403)',
+    ...goodPost(0),
+    headers: { ...json, Origin: 'https://evil.example', 'Sec-Fetch-Site': 'cross-site' },
+  },
+  { name: 'malformed JSON (400)', ...goodPost(0), body: '{"name":' },
+  {
+    name: 'rate limited (429)',
+    ...goodPost(0),
+    headers: { ...json, 'CF-Connecting-IP': '203.0.113.250' },
+  },
+]
+
+const tally = (map, key) => map.set(String(key), (map.get(String(key)) ?? 0) + 1)
+
+async function main() {
+  if (!process.env.SKIP_BUILD)
+    execFileSync('npm', ['run', 'build', '--silent'], { stdio: 'inherit' })
+  rmSync(STATE, { recursive: true, force: true })
+  const server = await startServer({ persistTo: STATE })
+  const started = Date.now()
+  try {
+    const bad = new Map()
+    const good = new Map()
+    const { Agent } = await import('node:http')
+    const keepAlive = new Agent({ keepAlive: true, maxSockets: 1 })
+    for (let i = 1; i <= ROUNDS; i++) {
+      const b = BAD[i % BAD.length]
+      // half the rounds on one keep-alive connection, half on a new connection each time
+      const fresh = i % 2 === 0
+      tally(bad, await send(server.baseURL, { ...b, fresh, agent: keepAlive }))
+      tally(good, await send(server.baseURL, { ...goodPost(i), fresh, agent: keepAlive }))
+    }
+    keepAlive.destroy()
+    const probes = new Map()
+    for (let i = 0; i < 12; i++)
+      tally(probes, `PUT / ${await send(server.baseURL, { method: 'PUT', path: '/', body: 'hi' })}`)
+    for (let i = 0; i < 12; i++)
+      tally(probes, `GET / ${await send(server.baseURL, { method: 'GET', path: '/', body: 'hi' })}`)
+    const after = await send(server.baseURL, { method: 'GET', path: '/' })
+    const [{ stored }] = queryD1(
+      "SELECT COUNT(*) AS stored FROM subscribers WHERE email LIKE 'soak-%'",
+      { persistTo: STATE },
+    )
+    const report = {
+      seconds: Math.round((Date.now() - started) / 1000),
+      bad: Object.fromEntries(bad),
+      good: Object.fromEntries(good),
+      probes: Object.fromEntries(probes),
+      siteAfterwards: after,
+      goodStored: stored,
+    }
+    console.log(JSON.stringify(report, null, 2))
+    const ok = good.get('200') === ROUNDS && stored === ROUNDS && after === 200 && !bad.has('503')
+    console.log(ok ? 'soak: ok' : 'soak: FAILED')
+    process.exitCode = ok ? 0 : 1
+  } finally {
+    server.stop()
+  }
+}
+
+await main()

@@ -1,0 +1,124 @@
+import { SELF } from 'cloudflare:test'
+import { describe, expect, it } from 'vitest'
+
+// Hostile and broken requests against every API and form route: none may answer 5xx, and
+// a JSON route answers every refusal in JSON. The histogram of statuses is printed for the
+// record (README: "Robustness").
+
+/** JSON routes: islands, sendBeacon, and the auth provider's GoTrue API. */
+const JSON_ROUTES = [
+  '/api/email-signup',
+  '/api/newsletter',
+  '/api/guide-requests',
+  '/api/contact',
+  '/api/bookings',
+  '/api/events',
+  '/api/consent',
+  '/auth/v1/signup',
+  '/auth/v1/token?grant_type=password',
+  '/auth/v1/token?grant_type=refresh_token',
+  '/auth/v1/recover',
+  '/auth/v1/otp',
+  '/auth/v1/verify',
+  '/auth/v1/resend',
+  '/auth/v1/logout',
+  '/auth/v1/factors',
+  '/auth/v1/factors/00000000-0000-4000-8000-000000000000/challenge',
+  '/auth/v1/factors/00000000-0000-4000-8000-000000000000/verify',
+]
+
+/** Form routes of the site: urlencoded posts from pages that also work without JavaScript. */
+const FORM_ROUTES = [
+  '/auth/sign-in',
+  '/auth/sign-up',
+  '/auth/sign-out',
+  '/auth/recover',
+  '/auth/reset',
+  '/auth/password',
+  '/auth/magic-link',
+  '/auth/magic-code',
+  '/auth/confirm',
+  '/auth/mfa',
+  '/auth/factors',
+  '/auth/factors/verify',
+  '/auth/factors/remove',
+]
+
+const SITE = 'https://example.com'
+const big = 'x'.repeat(40_000)
+
+/** Bodies and headers a broken client or an attacker sends. */
+const CASES: { name: string; body?: string; type?: string; headers?: Record<string, string> }[] = [
+  { name: 'malformed JSON', body: '{"email": "a@b.c",', type: 'application/json' },
+  { name: 'JSON null', body: 'null', type: 'application/json' },
+  { name: 'JSON array', body: '[1, 2, 3]', type: 'application/json' },
+  { name: 'JSON string', body: '"hello"', type: 'application/json' },
+  {
+    name: 'nulls',
+    body: '{"email": null, "name": null, "password": null}',
+    type: 'application/json',
+  },
+  {
+    name: 'wrong types',
+    body: '{"email": 5, "name": [], "password": {}}',
+    type: 'application/json',
+  },
+  { name: 'empty JSON', body: '', type: 'application/json' },
+  { name: 'empty form', body: '', type: 'application/x-www-form-urlencoded' },
+  { name: 'form garbage', body: '%%%&&&===', type: 'application/x-www-form-urlencoded' },
+  { name: 'text/plain', body: 'email=a@b.c', type: 'text/plain' },
+  { name: 'multipart', body: '--x\r\n\r\n', type: 'multipart/form-data; boundary=x' },
+  { name: 'no content type', body: '{"a":1}' },
+  { name: 'oversize JSON', body: `{"message":"${big}"}`, type: 'application/json' },
+  { name: 'oversize form', body: `message=${big}`, type: 'application/x-www-form-urlencoded' },
+  {
+    name: 'cross-site',
+    body: 'email=a%40b.c',
+    type: 'application/x-www-form-urlencoded',
+    headers: { Origin: 'https://evil.example', 'Sec-Fetch-Site': 'cross-site' },
+  },
+  {
+    name: 'bad bearer',
+    body: '{}',
+    type: 'application/json',
+    headers: { Authorization: 'Bearer x.y.z' },
+  },
+]
+
+let ip = 0
+function send(path: string, c: (typeof CASES)[number]) {
+  const headers: Record<string, string> = {
+    'CF-Connecting-IP': `198.18.${Math.floor(++ip / 250)}.${ip % 250}`,
+    ...c.headers,
+  }
+  if (c.type) headers['Content-Type'] = c.type
+  return SELF.fetch(SITE + path, { method: 'POST', headers, body: c.body, redirect: 'manual' })
+}
+
+describe('fuzzing every API and form route', () => {
+  it('never answers 5xx; JSON routes refuse in JSON', { timeout: 120_000 }, async () => {
+    const statuses: Record<number, number> = {}
+    const failures: string[] = []
+    for (const path of [...JSON_ROUTES, ...FORM_ROUTES]) {
+      for (const c of CASES) {
+        const res = await send(path, c)
+        statuses[res.status] = (statuses[res.status] ?? 0) + 1
+        const type = res.headers.get('content-type') ?? ''
+        const body = await res.text()
+        if (res.status >= 500)
+          failures.push(`${path} ${c.name}: ${res.status} ${body.slice(0, 80)}`)
+        // a JSON route answers JSON, except to a plain form post (a page, for visitors without
+        // JavaScript: the lead forms take both)
+        else if (
+          JSON_ROUTES.includes(path) &&
+          res.status >= 400 &&
+          !/urlencoded|multipart/.test(c.type ?? '') &&
+          !type.includes('json')
+        )
+          failures.push(`${path} ${c.name}: ${res.status} not JSON (${type})`)
+      }
+    }
+    console.log('fuzz statuses', JSON.stringify(statuses))
+    expect(failures).toEqual([])
+  })
+})
