@@ -179,7 +179,7 @@ function Document({
             <a href="#main" className="skip-link btn-primary">
               {t('nav.skip')}
             </a>
-            <div id="nav-progress" hidden role="progressbar" aria-label={t('nav.loading')} />
+            <progress id="nav-progress" hidden aria-label={t('nav.loading')} />
             <Header />
             <main id="main" tabIndex={-1} className="outline-none">
               {children}

@@ -46,8 +46,7 @@ function TestimonialCarousel(props: TestimonialCarouselProps) {
   }
 
   return (
-    <div
-      role="region"
+    <section
       aria-roledescription="carousel"
       aria-label={props.label}
       tabIndex={0}
@@ -109,7 +108,7 @@ function TestimonialCarousel(props: TestimonialCarouselProps) {
           <span className="sr-only">{props.nextLabel}</span>
         </button>
       </div>
-    </div>
+    </section>
   )
 }
 

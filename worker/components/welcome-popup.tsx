@@ -11,7 +11,7 @@ export function WelcomePopup() {
   return (
     <dialog
       id="welcome-popup"
-      aria-labelledby="welcome-title"
+      aria-labelledby="welcome-popup-title"
       className="w-[min(28rem,calc(100vw-2rem))] rounded-2xl border-0 p-0 shadow-2xl backdrop:bg-ink-900/60"
     >
       <div className="relative p-6 sm:p-8">
@@ -25,7 +25,7 @@ export function WelcomePopup() {
           </button>
         </form>
         <p className="eyebrow m-0">{t('home.guides_eyebrow')}</p>
-        <h2 id="welcome-title" className="m-0 mt-2 pe-8 text-2xl font-extrabold text-ink-900">
+        <h2 id="welcome-popup-title" className="m-0 mt-2 pe-8 text-2xl font-extrabold text-ink-900">
           {t('popup.title')}
         </h2>
         <p className="m-0 mb-5 mt-2 text-ink-700">{t('popup.text')}</p>

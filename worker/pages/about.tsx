@@ -13,7 +13,16 @@ export function AboutPage() {
         title={t('about.title')}
         subtitle={t('about.subtitle')}
         crumbs={[{ label: t('nav.about') }]}
-      />
+      >
+        <div className="mt-8 flex flex-wrap gap-3">
+          <a href="/portfolio" className="btn-primary">
+            {t('common.view_portfolio')}
+          </a>
+          <a href="/contact" className="btn-ghost">
+            {t('common.contact_us')}
+          </a>
+        </div>
+      </PageHero>
       <Section id="story" title={t('about.story_title')}>
         <div className="grid gap-10 lg:grid-cols-[1.4fr_1fr]">
           <div className="space-y-4 text-lg leading-relaxed text-ink-700">

@@ -163,12 +163,14 @@ export function BlogPostPage({ post }: { post: PostMeta }) {
           </nav>
         </aside>
       </div>
-      <p className="container m-0 pb-10">
-        <a href="/blog" className="inline-flex items-center gap-1 font-semibold text-brand-700">
-          <Icon name="arrow-back" className="h-4 w-4" />
-          {t('blog.back')}
-        </a>
-      </p>
+      <div className="container pb-10">
+        <p className="m-0">
+          <a href="/blog" className="inline-flex items-center gap-1 font-semibold text-brand-700">
+            <Icon name="arrow-back" className="h-4 w-4" />
+            {t('blog.back')}
+          </a>
+        </p>
+      </div>
       <section aria-labelledby="related-title" className="bg-slate-50 py-14">
         <div className="container">
           <h2 id="related-title" className="section-title m-0">

@@ -3,6 +3,7 @@ import ContactForm from '../../client/islands/contact-form'
 import { BUDGETS } from '../../client/schemas/leads'
 import { errorTexts } from '../components/form-texts'
 import { PageHero } from '../components/page-parts'
+import { unbroken } from '../i18n/format'
 import { SERVICES } from '../data/services'
 import { usePage } from './context'
 
@@ -38,7 +39,7 @@ export function ContactPage() {
                     className="text-brand-700"
                     dir="ltr"
                   >
-                    {config.phone}
+                    {unbroken(config.phone)}
                   </a>
                 </li>
                 <li className="flex items-center gap-3">

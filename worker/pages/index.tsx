@@ -24,8 +24,14 @@ import { ServicePage, ServicesPage } from './services'
 
 export const pages = new Hono<AppEnv>()
 
-/** "<page title> | <site name>" for every page but home. */
-const titled = (c: Context<AppEnv>, title: string) => `${title} | ${c.var.t('meta.title_suffix')}`
+/** Longest title search results show whole (html-validate's `long-title` rule, too). */
+export const TITLE_MAX = 70
+
+/** "<page title> | <site name>" for every page but home; the title alone where that is too long. */
+function titled(c: Context<AppEnv>, title: string) {
+  const full = `${title} | ${c.var.t('meta.title_suffix')}`
+  return full.length <= TITLE_MAX ? full : title
+}
 
 pages.get('/', (c) =>
   c.render(<HomePage />, {

@@ -37,11 +37,13 @@ export function ServicesPage() {
         crumbs={[{ label: t('nav.services') }]}
       />
       <section className="py-14">
-        <ul className="container m-0 grid list-none gap-6 sm:grid-cols-2 lg:grid-cols-3">
-          {SERVICES.map((s) => (
-            <ServiceCard key={s.slug} service={s} />
-          ))}
-        </ul>
+        <div className="container">
+          <ul className="m-0 grid list-none gap-6 p-0 sm:grid-cols-2 lg:grid-cols-3">
+            {SERVICES.map((s) => (
+              <ServiceCard key={s.slug} service={s} />
+            ))}
+          </ul>
+        </div>
       </section>
       <CtaBand title={t('home.cta_title')} text={t('home.cta_text')} />
     </>
