@@ -150,7 +150,10 @@ function Document({
           dangerouslySetInnerHTML={{ __html: jsonLd }}
         />
         <meta name="theme-color" content="#1c358a" />
+        <link rel="icon" href="/favicon.ico" sizes="48x48" />
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+        <link rel="apple-touch-icon" href="/apple-touch-icon.png" />
+        <link rel="manifest" href={langHref('/manifest.webmanifest', lang)} />
         <link
           rel="alternate"
           type="application/rss+xml"
