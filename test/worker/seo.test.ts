@@ -73,7 +73,8 @@ describe('every article in every language', () => {
         expect(h.meta['og:type']).toBe('article')
         expect(h.meta['og:title']).toBe(h.title)
         expect(h.meta['og:url']).toBe(h.canonical)
-        expect(h.meta['og:image']).toBe(`${SITE}/og/blog-${lang}.jpg`)
+        // its own card: the title beside its illustration (npm run og-images)
+        expect(h.meta['og:image']).toBe(`${SITE}/og/blog/${post.slug}-${lang}.jpg`)
         expect(h.meta['twitter:card']).toBe('summary_large_image')
         const [posting] = ofType(h.ld, 'BlogPosting')
         expect(posting).toMatchObject({

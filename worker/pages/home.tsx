@@ -34,7 +34,8 @@ const HERO_IMAGES = [
     height: 120,
     sizes: '240px',
     key: 'hero.image_orders',
-    className: 'absolute -top-6 -end-4 hidden h-auto w-[40%] rounded-xl shadow-xl sm:block',
+    className:
+      'absolute -top-6 -end-4 hidden h-auto w-[40%] rounded-xl shadow-xl sm:block lg:end-0',
   },
 ]
 

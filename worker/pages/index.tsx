@@ -196,14 +196,20 @@ pages.get('/blog/:slug', (c) => {
   return c.render(<BlogPostPage post={post} />, {
     title: titled(c, a.title),
     description: a.description,
-    image: 'blog',
+    image: `blog/${post.slug}`,
     ogType: 'article',
     jsonLd: [
       breadcrumbs(c, [
         { name: t('blog.title'), path: '/blog' },
         { name: a.title, path },
       ]),
-      blogPosting(c, { ...a, path, published: post.published, updated: post.updated }),
+      blogPosting(c, {
+        ...a,
+        path,
+        image: `blog/${post.slug}`,
+        published: post.published,
+        updated: post.updated,
+      }),
     ],
   })
 })

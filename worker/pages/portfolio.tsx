@@ -1,5 +1,15 @@
-import { CtaBand, PageHero } from '../components/page-parts'
+import { Artwork, CtaBand, PageHero } from '../components/page-parts'
 import { usePage } from './context'
+
+/** The illustration of each case, in the order of `portfolio.cases` (scripts/artwork.mjs). */
+const CASE_ART = [
+  'case-amazon-skincare',
+  'case-shopify-home',
+  'case-etsy-jewelry',
+  'case-saas-pipeline',
+  'case-local-clinic',
+  'case-fashion-social',
+]
 
 type Case = {
   title: string
@@ -25,9 +35,16 @@ export function PortfolioPage() {
       <section className="py-14">
         <div className="container">
           <ul className="m-0 grid list-none gap-8 p-0 lg:grid-cols-2">
-            {t.data<Case[]>('portfolio.cases').map((c) => (
+            {t.data<Case[]>('portfolio.cases').map((c, i) => (
               <li key={c.title}>
                 <article className="card flex h-full flex-col">
+                  {/* the first row is in the first screen on a desktop */}
+                  <Artwork
+                    name={CASE_ART[i]}
+                    alt={t('portfolio.image_alt', { title: c.title })}
+                    eager={i < 2}
+                    className="mb-5"
+                  />
                   <p className="m-0 flex flex-wrap gap-2 text-xs font-semibold">
                     <span className="rounded-full bg-brand-50 px-3 py-1 text-brand-700">
                       {c.platform}

@@ -1,5 +1,5 @@
 import { Icon } from '../../client/components/icon'
-import { CheckList, CtaBand, Faqs, PageHero, Section } from '../components/page-parts'
+import { Artwork, CheckList, CtaBand, Faqs, PageHero, Section } from '../components/page-parts'
 import { SERVICES, findService, type Service } from '../data/services'
 import { usePage } from './context'
 
@@ -60,6 +60,13 @@ export function ServicePage({ service }: { service: Service }) {
         title={t(`${base}.name`)}
         subtitle={t(`${base}.tagline`)}
         crumbs={[{ label: t('nav.services'), href: '/services' }, { label: t(`${base}.name`) }]}
+        picture={
+          <Artwork
+            name={`service-${service.slug}`}
+            alt={t('services.image_alt', { service: t(`${base}.name`) })}
+            eager
+          />
+        }
       >
         <div className="mt-8 flex flex-wrap gap-3">
           <a href="/book" data-booking className="btn-primary">
