@@ -42,17 +42,22 @@ export function renderArticle(source: string, path = 'article') {
     if (typeof meta[key] !== 'string' || !meta[key])
       throw new Error(`${path}: front matter lacks "${key}"`)
   const headings: { id: string; text: string }[] = []
+  // a repeated heading ("Suggested structure" under each sequence) gets -2, -3…: ids are unique
+  const used = new Map<string, number>()
   const marked = new Marked({
     gfm: true,
     renderer: {
       heading({ tokens, depth }) {
         const text = this.parser.parseInline(tokens)
         const plain = text.replace(/<[^>]+>/g, '')
-        const id = plain
+        const slug = plain
           .toLowerCase()
           .normalize('NFKD')
           .replace(/[^\p{L}\p{N}]+/gu, '-')
           .replace(/^-|-$/g, '')
+        const seen = (used.get(slug) ?? 0) + 1
+        used.set(slug, seen)
+        const id = seen === 1 ? slug : `${slug}-${seen}`
         if (depth === 2) headings.push({ id, text: plain })
         // the page's h1 is the title, so the article's sections start at h2
         return `<h${depth} id="${id}">${text}</h${depth}>\n`

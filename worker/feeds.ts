@@ -1,11 +1,14 @@
 import { Hono } from 'hono'
-import { LANGS } from '../client/lib/languages'
+import { dirOf, LANGS } from '../client/lib/languages'
 import { article, POSTS } from './data/blog'
 import type { AppEnv } from './env'
 import { langHref } from './render/context'
 import { indexablePaths } from './routes'
 
-/** What crawlers read: the sitemap (every page, with its six languages), robots.txt, RSS. */
+/**
+ * What crawlers and browsers read: the sitemap (every page, with its six languages),
+ * robots.txt, RSS, and the web app manifest.
+ */
 export const feeds = new Hono<AppEnv>()
 
 const xml = (s: string) =>
@@ -96,5 +99,37 @@ ${items.join('\n')}
   return c.body(body, 200, {
     'Content-Type': 'application/rss+xml; charset=utf-8',
     'Cache-Control': 'public, max-age=3600',
+  })
+})
+
+/** The web app manifest in the page's language (`?lang=`), linked from every page's head. */
+feeds.get('/manifest.webmanifest', (c) => {
+  const { t, lang } = c.var
+  const manifest = {
+    name: t('meta.site_name'),
+    short_name: t('meta.site_name'),
+    description: t('meta.home_description'),
+    lang,
+    dir: dirOf(lang),
+    start_url: lang === 'en' ? '/' : langHref('/', lang),
+    scope: '/',
+    display: 'browser',
+    theme_color: '#1c358a',
+    background_color: '#ffffff',
+    icons: [
+      { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png' },
+      { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png' },
+      {
+        src: '/icons/icon-maskable-512.png',
+        sizes: '512x512',
+        type: 'image/png',
+        purpose: 'maskable',
+      },
+      { src: '/favicon.svg', sizes: 'any', type: 'image/svg+xml' },
+    ],
+  }
+  c.header('Cache-Control', 'public, max-age=86400')
+  return c.body(JSON.stringify(manifest), 200, {
+    'Content-Type': 'application/manifest+json; charset=utf-8',
   })
 })

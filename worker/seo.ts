@@ -2,8 +2,11 @@ import type { Context } from 'hono'
 import type { Lang } from '../client/lib/languages'
 import type { AppEnv } from './env'
 
-/** Open Graph image of each page type (public/og/<type>-<lang>.jpg, made by scripts/og-images.mjs). */
-export type PageImage = 'home' | 'services' | 'blog' | 'page'
+/**
+ * Open Graph image of each page type, and each article's own (public/og/<type>-<lang>.jpg,
+ * public/og/blog/<slug>-<lang>.jpg; made by scripts/og-images.mjs).
+ */
+export type PageImage = 'home' | 'services' | 'blog' | 'page' | `blog/${string}`
 
 export const OG_LOCALE: Record<Lang, string> = {
   en: 'en_GB',
@@ -101,6 +104,8 @@ export function blogPosting(
     title: string
     description: string
     path: string
+    /** The article's social card. */
+    image: PageImage
     author: string
     published: string
     updated: string
@@ -115,7 +120,7 @@ export function blogPosting(
     description: p.description,
     url: config.siteUrl + p.path,
     mainEntityOfPage: config.siteUrl + p.path,
-    image: config.siteUrl + ogImagePath('blog', lang),
+    image: config.siteUrl + ogImagePath(p.image, lang),
     author: { '@type': 'Person', name: p.author },
     publisher: { '@id': `${config.siteUrl}/#organization` },
     datePublished: p.published,

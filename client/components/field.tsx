@@ -35,6 +35,7 @@ export function Field({
       </label>
       <input
         id={id}
+        type="text"
         className={inputClassName ? `${inputClass} ${inputClassName}` : inputClass}
         aria-invalid={error ? true : undefined}
         aria-describedby={describedBy || undefined}

@@ -36,6 +36,25 @@ type Confirmed = { when: string; icsUrl: string; email: string }
 /** Neither the zone nor hydration changes while the page is open. */
 const noChanges = () => () => {}
 
+/**
+ * A time zone's name in the page's language: "United Kingdom Time", "Vereinigtes Königreich
+ * (Ortszeit)", "توقيت المملكة المتحدة", never the raw "Europe/London". The generic name holds
+ * across daylight saving; a zone without one (UTC) gets its specific name instead of an offset.
+ */
+export function zoneName(lang: string, zone: string, at = new Date()) {
+  const name = (timeZoneName: 'longGeneric' | 'long') => {
+    try {
+      return new Intl.DateTimeFormat(lang, { timeZone: zone, timeZoneName })
+        .formatToParts(at)
+        .find((p) => p.type === 'timeZoneName')?.value
+    } catch {
+      return undefined
+    }
+  }
+  const generic = name('longGeneric')
+  return (generic && !/\d/.test(generic) ? generic : name('long')) ?? zone.replace(/_/g, ' ')
+}
+
 /** Slots grouped by calendar day in `zone`, in order. */
 function byDay(slots: string[], zone: string, lang: string) {
   const key = new Intl.DateTimeFormat('en-CA', {
@@ -138,7 +157,6 @@ function BookingForm({
     )
 
   const busy = form.state === 'submitting'
-  const zoneName = zone.replace(/_/g, ' ')
   return (
     <form
       ref={validateInScript}
@@ -151,7 +169,7 @@ function BookingForm({
       <fieldset className="m-0 min-w-0 border-0 p-0">
         <legend className="text-xl font-bold">{labels.chooseTime}</legend>
         <p className="m-0 mt-1 text-sm text-ink-600">
-          {labels.timesIn.replace('{{zone}}', zoneName)} · {labels.duration}
+          {labels.timesIn.replace('{{zone}}', zoneName(lang, zone))} · {labels.duration}
         </p>
         {days.length === 0 && <p className="m-0 mt-4 text-ink-700">{labels.noSlots}</p>}
         {enhanced && days.length > 0 && (

@@ -48,8 +48,7 @@ function TestimonialCarousel(props: TestimonialCarouselProps) {
   return (
     // A focusable carousel region that takes the arrow keys (WAI-ARIA APG carousel pattern).
     // eslint-disable-next-line jsx-a11y/no-noninteractive-element-interactions
-    <div
-      role="region"
+    <section
       aria-roledescription="carousel"
       aria-label={props.label}
       // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex
@@ -112,7 +111,7 @@ function TestimonialCarousel(props: TestimonialCarouselProps) {
           <span className="sr-only">{props.nextLabel}</span>
         </button>
       </div>
-    </div>
+    </section>
   )
 }
 

@@ -44,11 +44,14 @@ describe('link check over the whole built site', () => {
       // the crawl reached pages, fonts and scripts, images and social cards in every language
       const links = [...checked.keys()]
       expect(links.some((l) => l.startsWith('/assets/') && l.endsWith('.js'))).toBe(true)
+      // four page types and the nine articles' own cards
       for (const lang of LANGS)
         expect(
           links.filter((l) => l.startsWith('/og/') && l.endsWith(`-${lang}.jpg`)),
-        ).toHaveLength(4)
-      expect(links.filter((l) => l.startsWith('/images/'))).toHaveLength(3)
+        ).toHaveLength(4 + 9)
+      // the three hero pictures, and the illustrations: 13 services, 6 cases, 9 articles, about
+      expect(links.filter((l) => l.startsWith('/images/') && l.endsWith('.webp'))).toHaveLength(3)
+      expect(links.filter((l) => l.startsWith('/images/art/'))).toHaveLength(13 + 6 + 9 + 1)
     },
   )
 })

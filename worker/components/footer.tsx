@@ -1,5 +1,6 @@
 import { Icon } from '../../client/components/icon'
 import { hasTrackers } from '../config'
+import { unbroken } from '../i18n/format'
 import type { MessageKey } from '../i18n/translator'
 import { usePage } from '../render/context'
 import { Logo } from './logo'
@@ -39,6 +40,7 @@ const BADGES = [
 
 const headingClass = 'm-0 mb-4 text-sm font-semibold uppercase tracking-wider text-white'
 const linkClass = 'text-slate-300 no-underline hover:text-white hover:underline'
+const badgeClass = 'flex items-center gap-2 rounded-full border border-white/15 px-3 py-1.5'
 
 /** Site footer (SPEC §2). */
 export function Footer() {
@@ -80,7 +82,7 @@ export function Footer() {
             ))}
           </ul>
         </div>
-        <LinkColumn id="footer-main" title={t('footer.main_menu')} links={FOOTER_MAIN} />
+        <LinkColumn id="footer-main" title={t('footer.quick_links')} links={FOOTER_MAIN} />
         <LinkColumn id="footer-resources" title={t('footer.resources')} links={FOOTER_RESOURCES} />
         <div>
           <h2 className={headingClass}>{t('footer.contact_info')}</h2>
@@ -96,7 +98,7 @@ export function Footer() {
               <Icon name="phone" className="h-4 w-4 shrink-0" />
               <span className="sr-only">{t('footer.phone_label')}: </span>
               <a href={`tel:${config.phone.replace(/\s/g, '')}`} className={linkClass} dir="ltr">
-                {config.phone}
+                {unbroken(config.phone)}
               </a>
             </li>
             <li className="flex items-center gap-2">
@@ -122,20 +124,37 @@ export function Footer() {
       </div>
       <div className="border-t border-white/10">
         <div className="container flex flex-col gap-6 py-8">
-          <ul
-            aria-label={t('footer.badges_label')}
-            className="m-0 flex list-none flex-wrap gap-3 p-0 text-xs font-medium"
-          >
-            {BADGES.map((b) => (
-              <li
-                key={b.key}
-                className="flex items-center gap-2 rounded-full border border-white/15 px-3 py-1.5"
-              >
-                <Icon name={b.icon} className="h-4 w-4 text-accent-400" />
-                {t(`footer.badges.${b.key}`)}
-              </li>
-            ))}
-          </ul>
+          <div>
+            <h2 className="sr-only">{t('footer.badges_label')}</h2>
+            <ul className="m-0 flex list-none flex-wrap gap-3 p-0 text-xs font-medium">
+              {BADGES.map((b) => {
+                const badge = (
+                  <>
+                    <Icon name={b.icon} className="h-4 w-4 text-accent-400" />
+                    {t(`footer.badges.${b.key}`)}
+                  </>
+                )
+                return (
+                  <li key={b.key} className="flex">
+                    {b.key === 'fiverr' ? (
+                      // the agency's seller profile (FIVERR_URL)
+                      <a
+                        href={config.fiverrUrl}
+                        target="_blank"
+                        rel="noopener noreferrer"
+                        className={`${badgeClass} text-slate-200 no-underline hover:border-white/40 hover:text-white hover:underline`}
+                      >
+                        {badge}
+                        <span className="sr-only"> {t('footer.new_tab')}</span>
+                      </a>
+                    ) : (
+                      <span className={badgeClass}>{badge}</span>
+                    )}
+                  </li>
+                )
+              })}
+            </ul>
+          </div>
           <div>
             <h2 className="m-0 mb-2 text-xs font-semibold uppercase tracking-wider text-slate-400">
               {t('footer.platforms_title')}

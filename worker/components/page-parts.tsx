@@ -7,19 +7,60 @@ export interface Crumb {
   href?: string
 }
 
+/**
+ * One of the site's illustrations (public/images/art/<name>.svg, made by `npm run artwork`):
+ * a separate file with its size given, so nothing shifts while it loads; lazy unless it is
+ * in the first screen.
+ */
+export function Artwork({
+  name,
+  alt,
+  eager = false,
+  className = '',
+}: {
+  name: string
+  alt: string
+  eager?: boolean
+  className?: string
+}) {
+  return (
+    <img
+      src={`/images/art/${name}.svg`}
+      width={640}
+      height={400}
+      alt={alt}
+      loading={eager ? undefined : 'lazy'}
+      decoding="async"
+      className={`block h-auto w-full rounded-2xl ${className}`}
+    />
+  )
+}
+
 /** The top band of an inner page: breadcrumbs, the page's h1 and its lead text. */
 export function PageHero({
   title,
   subtitle,
   crumbs = [],
+  picture,
   children,
 }: {
   title: string
   subtitle?: string
   crumbs?: Crumb[]
+  /** An illustration beside the text (below it on narrow screens). */
+  picture?: ReactNode
   children?: ReactNode
 }) {
   const { t } = usePage()
+  const text = (
+    <>
+      <h1 className="m-0 max-w-3xl text-4xl font-extrabold tracking-tight text-ink-900 sm:text-5xl">
+        {title}
+      </h1>
+      {subtitle && <p className="m-0 mt-4 max-w-2xl text-lg text-ink-700">{subtitle}</p>}
+      {children}
+    </>
+  )
   return (
     <section className="bg-gradient-to-b from-brand-50 to-white">
       <div className="container py-12 sm:py-16">
@@ -44,11 +85,14 @@ export function PageHero({
             </ol>
           </nav>
         )}
-        <h1 className="m-0 max-w-3xl text-4xl font-extrabold tracking-tight text-ink-900 sm:text-5xl">
-          {title}
-        </h1>
-        {subtitle && <p className="m-0 mt-4 max-w-2xl text-lg text-ink-700">{subtitle}</p>}
-        {children}
+        {picture ? (
+          <div className="grid items-center gap-10 lg:grid-cols-[1fr_24rem]">
+            <div>{text}</div>
+            <div className="max-w-md">{picture}</div>
+          </div>
+        ) : (
+          text
+        )}
       </div>
     </section>
   )

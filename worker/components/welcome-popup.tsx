@@ -11,7 +11,7 @@ export function WelcomePopup() {
   return (
     <dialog
       id="welcome-popup"
-      aria-labelledby="welcome-title"
+      aria-labelledby="welcome-popup-title"
       className="w-[min(28rem,calc(100vw-2rem))] rounded-2xl border-0 p-0 shadow-2xl backdrop:bg-ink-900/60"
     >
       <div className="relative p-6 sm:p-8">
@@ -25,7 +25,7 @@ export function WelcomePopup() {
           </button>
         </form>
         <p className="eyebrow m-0">{t('home.guides_eyebrow')}</p>
-        <h2 id="welcome-title" className="m-0 mt-2 pe-8 text-2xl font-extrabold text-ink-900">
+        <h2 id="welcome-popup-title" className="m-0 mt-2 pe-8 text-2xl font-extrabold text-ink-900">
           {t('popup.title')}
         </h2>
         <p className="m-0 mb-5 mt-2 text-ink-700">{t('popup.text')}</p>
@@ -48,7 +48,7 @@ export function WelcomePopup() {
 }
 
 /**
- * Live regions for notices, filled by `client/enhance/notices.ts`. A modal dialog makes the
+ * Live regions for notices and toasts, filled by `client/enhance/notices.ts`. A modal dialog makes the
  * rest of the page inert (and silent to screen readers), so each dialog carries its own.
  */
 export function NoticeHost() {
@@ -57,6 +57,17 @@ export function NoticeHost() {
     <div data-dismiss-label={t('notices.dismiss')} className="notices notice-host">
       <div role="status" aria-live="polite" />
       <div role="alert" aria-live="assertive" />
+      {/* the second mechanism: up to three stacked toasts (client/lib/notices.ts) */}
+      <div
+        className="toasts"
+        data-offline-title={t('notices.offline_title')}
+        data-offline-text={t('notices.offline_text')}
+        data-online-title={t('notices.online_title')}
+        data-online-text={t('notices.online_text')}
+      >
+        <div role="status" aria-live="polite" />
+        <div role="alert" aria-live="assertive" />
+      </div>
     </div>
   )
 }

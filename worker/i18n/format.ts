@@ -33,3 +33,6 @@ export const formatDay = (lang: Lang, iso: string) =>
     `day:${lang}`,
     () => new Intl.DateTimeFormat(lang, { dateStyle: 'long', timeZone: 'UTC' }),
   ).format(new Date(iso))
+
+/** A phone number that never breaks across lines: its spaces become no-break spaces. */
+export const unbroken = (s: string) => s.replace(/ /g, '\u00a0')

@@ -1,5 +1,5 @@
 import { Icon } from '../../client/components/icon'
-import { CheckList, CtaBand, PageHero, Section } from '../components/page-parts'
+import { Artwork, CheckList, CtaBand, PageHero, Section } from '../components/page-parts'
 import { usePage } from '../render/context'
 
 type Item = { title: string; text: string }
@@ -13,7 +13,16 @@ export function AboutPage() {
         title={t('about.title')}
         subtitle={t('about.subtitle')}
         crumbs={[{ label: t('nav.about') }]}
-      />
+      >
+        <div className="mt-8 flex flex-wrap gap-3">
+          <a href="/portfolio" className="btn-primary">
+            {t('common.view_portfolio')}
+          </a>
+          <a href="/contact" className="btn-ghost">
+            {t('common.contact_us')}
+          </a>
+        </div>
+      </PageHero>
       <Section id="story" title={t('about.story_title')}>
         <div className="grid gap-10 lg:grid-cols-[1.4fr_1fr]">
           <div className="space-y-4 text-lg leading-relaxed text-ink-700">
@@ -23,10 +32,13 @@ export function AboutPage() {
               </p>
             ))}
           </div>
-          <aside className="card self-start bg-brand-50">
-            <h3 className="m-0 text-xl font-bold">{t('about.mission_title')}</h3>
-            <p className="m-0 mt-3 text-ink-700">{t('about.mission')}</p>
-          </aside>
+          <div className="space-y-6 self-start">
+            <Artwork name="about-team" alt={t('about.image_alt')} />
+            <aside className="card bg-brand-50">
+              <h3 className="m-0 text-xl font-bold">{t('about.mission_title')}</h3>
+              <p className="m-0 mt-3 text-ink-700">{t('about.mission')}</p>
+            </aside>
+          </div>
         </div>
       </Section>
       <Section id="values" title={t('about.values_title')} className="bg-slate-50">

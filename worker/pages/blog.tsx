@@ -1,5 +1,5 @@
 import { Icon } from '../../client/components/icon'
-import { CtaBand, PageHero } from '../components/page-parts'
+import { Artwork, CtaBand, PageHero } from '../components/page-parts'
 import { formatDay } from '../i18n/format'
 import {
   article,
@@ -42,6 +42,11 @@ function PostCard({ post }: { post: PostMeta }) {
   return (
     <li>
       <article className="card flex h-full flex-col">
+        <Artwork
+          name={`article-${post.slug}`}
+          alt={t('blog.image_alt', { title: a.title })}
+          className="mb-5"
+        />
         <PostMetaLine post={post} />
         <h2 className="m-0 mt-4 text-xl font-bold">
           <a href={`/blog/${post.slug}`} className="text-ink-900 no-underline hover:underline">
@@ -135,8 +140,16 @@ export function BlogPostPage({ post }: { post: PostMeta }) {
         </div>
       </PageHero>
       <div className="container grid gap-10 pb-12 lg:grid-cols-[1fr_16rem]">
-        {/* Our own Markdown from the repository, rendered at build time (scripts/blog-content.ts). */}
-        <article className="prose max-w-3xl" dangerouslySetInnerHTML={{ __html: a.html }} />
+        <div className="max-w-3xl">
+          <Artwork
+            name={`article-${post.slug}`}
+            alt={t('blog.image_alt', { title: a.title })}
+            eager
+            className="mb-8"
+          />
+          {/* Our own Markdown from the repository, rendered at build time (scripts/blog-content.ts). */}
+          <article className="prose" dangerouslySetInnerHTML={{ __html: a.html }} />
+        </div>
         <aside className="hidden lg:block">
           <nav
             aria-labelledby="toc-title"
@@ -163,12 +176,14 @@ export function BlogPostPage({ post }: { post: PostMeta }) {
           </nav>
         </aside>
       </div>
-      <p className="container m-0 pb-10">
-        <a href="/blog" className="inline-flex items-center gap-1 font-semibold text-brand-700">
-          <Icon name="arrow-back" className="h-4 w-4" />
-          {t('blog.back')}
-        </a>
-      </p>
+      <div className="container pb-10">
+        <p className="m-0">
+          <a href="/blog" className="inline-flex items-center gap-1 font-semibold text-brand-700">
+            <Icon name="arrow-back" className="h-4 w-4" />
+            {t('blog.back')}
+          </a>
+        </p>
+      </div>
       <section aria-labelledby="related-title" className="bg-slate-50 py-14">
         <div className="container">
           <h2 id="related-title" className="section-title m-0">

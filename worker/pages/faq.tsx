@@ -21,6 +21,20 @@ export function FaqPage() {
               <Faqs items={group.items} />
             </section>
           ))}
+          <aside
+            aria-labelledby="faq-more-title"
+            className="card flex flex-col items-start gap-4 bg-brand-50 sm:flex-row sm:items-center sm:justify-between"
+          >
+            <div>
+              <h2 id="faq-more-title" className="m-0 text-xl font-bold">
+                {t('faq.more_title')}
+              </h2>
+              <p className="m-0 mt-1 text-ink-700">{t('faq.more_text')}</p>
+            </div>
+            <a href="/contact" className="btn-primary shrink-0">
+              {t('common.contact_us')}
+            </a>
+          </aside>
         </div>
       </section>
       <CtaBand title={t('home.cta_title')} text={t('home.cta_text')} />

@@ -34,11 +34,16 @@ const HERO_IMAGES = [
     height: 120,
     sizes: '240px',
     key: 'hero.image_orders',
-    className: 'absolute -top-6 -end-4 hidden h-auto w-[40%] rounded-xl shadow-xl sm:block',
+    className:
+      'absolute -top-6 -end-4 hidden h-auto w-[40%] rounded-xl shadow-xl sm:block lg:end-0',
   },
 ] as const
 
 const heroSrc = (name: string, width: number) => `/images/${name}-${width}.webp`
+
+// The hero's second row: the other ways in, as underlined text (44 px high, a full touch target).
+const heroLink =
+  'inline-flex min-h-11 items-center font-semibold text-white underline decoration-2 underline-offset-4 hover:text-accent-400'
 
 /** The three free guides (SPEC §3): file, download count and rating; text is in locales. */
 const GUIDE_STATS = [
@@ -129,16 +134,24 @@ function Hero() {
           </p>
           <div className="mt-8 flex flex-wrap gap-3">
             <a href="/book" data-booking className="btn-accent">
-              {t('common.book_consultation')}
+              {t('hero.cta_primary')}
               <Icon name="arrow" />
             </a>
-            <a href="/contact" className="btn-outline text-white">
+            <a href="/portfolio" className="btn-outline text-white">
+              {t('hero.cta_secondary')}
+            </a>
+          </div>
+          <div className="mt-4 flex flex-wrap items-center gap-x-6 gap-y-1">
+            <a href="/book" data-booking className={heroLink}>
+              {t('common.book_consultation')}
+            </a>
+            <a href="/contact" className={heroLink}>
               {t('common.talk_to_us')}
             </a>
             <button
               type="button"
               data-scroll-to="core-services"
-              className="btn border-0 bg-transparent text-white underline decoration-2 underline-offset-4 hover:text-accent-400"
+              className={`${heroLink} border-0 bg-transparent p-0`}
             >
               {t('hero.view_services')}
             </button>
@@ -239,7 +252,7 @@ function Stats() {
         </dl>
         <p className="m-0 mt-8 text-center">
           <a href="/portfolio" className="btn-outline text-white">
-            {t('hero.cta_secondary')}
+            {t('common.view_portfolio')}
           </a>
         </p>
       </div>

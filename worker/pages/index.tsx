@@ -25,8 +25,14 @@ import { ServicePage, ServicesPage } from './services'
 
 export const pages = new Hono<AppEnv>()
 
-/** "<page title> | <site name>" for every page but home. */
-const titled = (c: Context<AppEnv>, title: string) => `${title} | ${c.var.t('meta.title_suffix')}`
+/** Longest title search results show whole (html-validate's `long-title` rule, too). */
+const TITLE_MAX = 70
+
+/** "<page title> | <site name>" for every page but home; the title alone where that is too long. */
+function titled(c: Context<AppEnv>, title: string) {
+  const full = `${title} | ${c.var.t('meta.title_suffix')}`
+  return full.length <= TITLE_MAX ? full : title
+}
 
 /** A page with a fixed title and description in the route table, with its breadcrumb. */
 function simplePage(
@@ -195,14 +201,20 @@ const handlers: Record<PagePath, Handler<AppEnv>> = {
     return c.render(<BlogPostPage post={post} />, {
       title: titled(c, a.title),
       description: a.description,
-      image: 'blog',
+      image: `blog/${post.slug}`,
       ogType: 'article',
       jsonLd: [
         breadcrumbs(c, [
           { name: t('blog.title'), path: '/blog' },
           { name: a.title, path },
         ]),
-        blogPosting(c, { ...a, path, published: post.published, updated: post.updated }),
+        blogPosting(c, {
+          ...a,
+          path,
+          image: `blog/${post.slug}`,
+          published: post.published,
+          updated: post.updated,
+        }),
       ],
     })
   },

@@ -1,5 +1,5 @@
 import { Icon } from '../../client/components/icon'
-import { CheckList, CtaBand, Faqs, PageHero, Section } from '../components/page-parts'
+import { Artwork, CheckList, CtaBand, Faqs, PageHero, Section } from '../components/page-parts'
 import { SERVICES, findService, type Service } from '../data/services'
 import { usePage } from '../render/context'
 
@@ -37,11 +37,13 @@ export function ServicesPage() {
         crumbs={[{ label: t('nav.services') }]}
       />
       <section className="py-14">
-        <ul className="container m-0 grid list-none gap-6 sm:grid-cols-2 lg:grid-cols-3">
-          {SERVICES.map((s) => (
-            <ServiceCard key={s.slug} service={s} />
-          ))}
-        </ul>
+        <div className="container">
+          <ul className="m-0 grid list-none gap-6 p-0 sm:grid-cols-2 lg:grid-cols-3">
+            {SERVICES.map((s) => (
+              <ServiceCard key={s.slug} service={s} />
+            ))}
+          </ul>
+        </div>
       </section>
       <CtaBand title={t('home.cta_title')} text={t('home.cta_text')} />
     </>
@@ -58,6 +60,13 @@ export function ServicePage({ service }: { service: Service }) {
         title={t(`${base}.name`)}
         subtitle={t(`${base}.tagline`)}
         crumbs={[{ label: t('nav.services'), href: '/services' }, { label: t(`${base}.name`) }]}
+        picture={
+          <Artwork
+            name={`service-${service.slug}`}
+            alt={t('services.image_alt', { service: t(`${base}.name`) })}
+            eager
+          />
+        }
       >
         <div className="mt-8 flex flex-wrap gap-3">
           <a href="/book" data-booking className="btn-primary">

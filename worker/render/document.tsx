@@ -150,7 +150,10 @@ function Document({
           dangerouslySetInnerHTML={{ __html: jsonLd }}
         />
         <meta name="theme-color" content="#1c358a" />
+        <link rel="icon" href="/favicon.ico" sizes="48x48" />
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+        <link rel="apple-touch-icon" href="/apple-touch-icon.png" />
+        <link rel="manifest" href={langHref('/manifest.webmanifest', lang)} />
         <link
           rel="alternate"
           type="application/rss+xml"
@@ -179,7 +182,7 @@ function Document({
             <a href="#main" className="skip-link btn-primary">
               {t('nav.skip')}
             </a>
-            <div id="nav-progress" hidden role="progressbar" aria-label={t('nav.loading')} />
+            <progress id="nav-progress" hidden aria-label={t('nav.loading')} />
             <Header />
             <main id="main" tabIndex={-1} className="outline-none">
               {children}
