@@ -40,6 +40,8 @@ export function limitOf(env: Partial<Bindings>, name: LimitSetting): number {
 export function clientKey(c: Context<AppEnv>): string {
   const ip = c.req.header('CF-Connecting-IP')?.trim().toLowerCase() || 'unknown'
   if (!ip.includes(':')) return ip
+  // an IPv4 address written as IPv6 (::ffff:192.0.2.1) is that IPv4 address
+  if (ip.includes('.')) return ip.slice(ip.lastIndexOf(':') + 1)
   const [head = '', tail = ''] = ip.split('::')
   const groups = (s: string) => (s ? s.split(':') : [])
   const full = ip.includes('::')

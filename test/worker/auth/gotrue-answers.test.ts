@@ -30,6 +30,7 @@ const signedIn = async () => {
 describe('what the built-in service answers where GoTrue would', () => {
   it('answers unknown paths with a JSON 404, never the site page', async () => {
     for (const [method, path] of [
+      ['GET', ''],
       ['GET', '/nope'],
       ['POST', '/magic/thing'],
       ['GET', '/.well-known/openid-configuration'],

@@ -73,6 +73,10 @@ describe('per-IP request limits ([[ratelimits]] bindings)', () => {
     // the same network, another address: the same count (its next window at the latest)
     const more = await burst('/otp', {}, `${net}:1:2:3:4`, 11)
     expect(more.statuses).toContain(429)
+    // an IPv4 address written as IPv6 counts as that IPv4 address
+    const v4 = `198.18.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`
+    await burst('/recover', {}, v4, 10)
+    expect((await burst('/recover', {}, `::ffff:${v4}`, 11)).statuses).toContain(429)
   })
 })
 
