@@ -64,7 +64,7 @@ factorRoutes.post('/factors', async (c) => {
     )
   const factors = await listFactors(c.env.DB, claims.sub)
   if (factors.some((f) => f.status === 'verified') && claims.aal !== 'aal2')
-    return authError(c, 422, 'insufficient_aal', 'AAL2 required to enroll a new factor')
+    return authError(c, 403, 'insufficient_aal', 'AAL2 required to enroll a new factor')
   if (factors.length >= MAX_FACTORS)
     return authError(
       c,
