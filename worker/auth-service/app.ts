@@ -1,4 +1,4 @@
-import { Hono } from 'hono'
+import { Hono, type Context } from 'hono'
 import * as v from 'valibot'
 import {
   countFailure,
@@ -21,18 +21,21 @@ import { factorRoutes } from './factors'
 import { oneTimeRoutes, spendReauthentication } from './one-time'
 import { AuthConfigError, publicKeys } from './keys'
 import {
+  authenticate,
   authError,
-  invalidEmail,
-  bearerClaims,
   body,
   emailSchema,
-  noBearer,
+  invalidEmail,
+  overRequestLimit,
   sessionJson,
-  throttled,
-  userNotFound,
   userJson,
+  userNotFound,
   weakPasswordError,
 } from './gotrue'
+import { featureRoutes, idTokenGrant, notFound, web3Grant } from './features'
+import { gateSignIn, signInKeys } from './lockout'
+import { pkceFields, pkceGrant, pkceOf } from './pkce'
+import { limitOf } from './settings'
 import { weakPassword } from '../../client/schemas/auth'
 import { hashPassword, verifyPassword } from './passwords'
 
@@ -72,107 +75,155 @@ authService.use(async (c, next) => (c.env.AUTH_URL ? c.notFound() : next()))
 authService.use(limitBody(16 * 1024))
 
 const SignupSchema = v.object({
-  email: emailSchema,
-  password: v.string(),
-  data: v.optional(v.record(v.string(), v.unknown())),
+  email: v.nullish(v.string(), ''),
+  phone: v.nullish(v.string(), ''),
+  password: v.nullish(v.string(), ''),
+  data: v.nullish(v.record(v.string(), v.unknown())),
+  ...pkceFields,
 })
-const PasswordGrantSchema = v.object({ email: emailSchema, password: v.string() })
+const PasswordGrantSchema = v.object({
+  email: v.nullish(v.string(), ''),
+  phone: v.nullish(v.string(), ''),
+  password: v.nullish(v.string(), ''),
+})
 const RefreshGrantSchema = v.object({ refresh_token: v.pipe(v.string(), v.minLength(1)) })
 const UpdateUserSchema = v.object({
   email: v.optional(emailSchema),
   password: v.optional(v.string()),
-  data: v.optional(v.record(v.string(), v.unknown())),
+  data: v.nullish(v.record(v.string(), v.unknown())),
   nonce: v.optional(v.string()),
 })
 
-authService.get('/settings', (c) =>
-  c.json({
-    external: { email: true, phone: false },
-    disable_signup: false,
-    mailer_autoconfirm: true,
-    phone_autoconfirm: false,
-    sms_provider: '',
-    saml_enabled: false,
-  }),
-)
+const badJson = (c: Context<AppEnv>) =>
+  authError(c, 400, 'bad_json', 'Could not parse request body as JSON')
 
 authService.get('/.well-known/jwks.json', async (c) => {
   c.header('Cache-Control', 'public, max-age=600')
   return c.json({ keys: await publicKeys(c.env) })
 })
 
+/** Sign-up, in GoTrue's order of checks (api.go's /signup route, signup.go). */
 authService.post('/signup', async (c) => {
   const input = await body(c, SignupSchema)
-  if (!input) return invalidEmail(c)
+  if (!input) return badJson(c)
+  if (!input.email && !input.phone)
+    return authError(c, 422, 'anonymous_provider_disabled', 'Anonymous sign-ins are disabled')
+  const limited = await overRequestLimit(c, 'AUTH_SIGNUP_LIMITER', 'signup')
+  if (limited) return limited
+  if (!input.password)
+    return authError(c, 400, 'validation_failed', 'Signup requires a valid password')
   if (weakPassword(input.password)) return weakPasswordError(c)
+  if (input.email && input.phone)
+    return authError(
+      c,
+      400,
+      'validation_failed',
+      'Only an email address or phone number should be provided on signup.',
+    )
+  if (input.phone && input.code_challenge)
+    return authError(c, 400, 'validation_failed', 'PKCE not supported for phone signups')
+  // E-mail confirmation is off, so a PKCE sign-up signs in at once, as GoTrue's autoconfirm does.
+  const pkce = pkceOf(c, input)
+  if (pkce instanceof Response) return pkce
+  if (input.phone) return authError(c, 400, 'phone_provider_disabled', 'Phone signups are disabled')
+  const email = v.safeParse(emailSchema, input.email)
+  if (!email.success) return invalidEmail(c)
   const user = await createUser(c.env.DB, {
-    email: input.email,
+    email: email.output,
     passwordHash: await hashPassword(input.password),
     metadata: input.data ?? {},
   })
   if (!user) return authError(c, 422, 'user_already_exists', 'User already registered')
-  // E-mail confirmation is off for the built-in service: signing up signs in.
   const { session, refreshToken } = await createSession(c.env.DB, user.id)
   return c.json(await sessionJson(c, (await findUser(c.env.DB, user.id))!, session, refreshToken))
 })
 
+/** POST /token: password, refresh_token and pkce grants; id_token and web3 are off. */
 authService.post('/token', async (c) => {
-  const grant = c.req.query('grant_type')
-  if (grant === 'password') {
-    const input = await body(c, PasswordGrantSchema)
-    if (!input) return authError(c, 400, 'validation_failed', 'Missing email or password')
-    const keys = [`email:${input.email}`, `ip:${c.req.header('CF-Connecting-IP') ?? 'unknown'}`]
-    const tooMany = await throttled(c, keys, 'sign-in attempts')
-    if (tooMany) return tooMany
-    const user = await findUserByEmail(c.env.DB, input.email)
-    // The same work and the same answer whether or not the account exists.
-    const ok = user
-      ? await verifyPassword(input.password, user.password_hash)
-      : (await hashPassword(input.password), false)
-    if (!user || !ok) {
-      await countFailure(c.env.DB, keys)
-      return authError(c, 400, 'invalid_credentials', 'Invalid login credentials')
-    }
-    const { session, refreshToken } = await createSession(c.env.DB, user.id)
-    return c.json(await sessionJson(c, (await findUser(c.env.DB, user.id))!, session, refreshToken))
+  switch (c.req.query('grant_type')) {
+    case 'password':
+      return passwordGrant(c)
+    case 'refresh_token':
+      return refreshGrant(c)
+    case 'pkce':
+      return pkceGrant(c)
+    case 'id_token':
+      return idTokenGrant(c)
+    case 'web3':
+      return web3Grant(c)
+    default:
+      return authError(c, 400, 'invalid_credentials', 'unsupported_grant_type')
   }
-  if (grant === 'refresh_token') {
-    const input = await body(c, RefreshGrantSchema)
-    if (!input) return authError(c, 400, 'validation_failed', 'Refresh token is missing')
-    const rotated = await rotateRefreshToken(c.env.DB, input.refresh_token)
-    if (!rotated.ok) {
-      if (rotated.reason === 'reused')
-        return authError(
-          c,
-          400,
-          'refresh_token_already_used',
-          'Invalid Refresh Token: Already Used',
-        )
-      return authError(
-        c,
-        400,
-        'refresh_token_not_found',
-        'Invalid Refresh Token: Refresh Token Not Found',
-      )
-    }
-    const user = await findUser(c.env.DB, rotated.session.user_id)
-    if (!user) return userNotFound(c, 400)
-    return c.json(await sessionJson(c, user, rotated.session, rotated.refreshToken))
-  }
-  return authError(c, 400, 'validation_failed', 'Unsupported grant type')
 })
 
+async function passwordGrant(c: Context<AppEnv>) {
+  const limited = await overRequestLimit(c, 'AUTH_TOKEN_LIMITER', 'password')
+  if (limited) return limited
+  const input = await body(c, PasswordGrantSchema)
+  if (!input) return badJson(c)
+  if (input.email && input.phone)
+    return authError(
+      c,
+      400,
+      'validation_failed',
+      'Only an email address or phone number should be provided on login.',
+    )
+  if (!input.email && input.phone)
+    return authError(c, 422, 'phone_provider_disabled', 'Phone logins are disabled')
+  if (!input.email) return authError(c, 400, 'validation_failed', 'missing email or phone')
+  const email = v.safeParse(emailSchema, input.email)
+  // no account can have an address that is not one
+  if (!email.success) return authError(c, 400, 'invalid_credentials', 'Invalid login credentials')
+  const keys = signInKeys(c, email.output)
+  const refused = await gateSignIn(c, keys)
+  if (refused) return refused
+  const user = await findUserByEmail(c.env.DB, email.output)
+  // The same work and the same answer whether or not the account exists.
+  const ok = user
+    ? await verifyPassword(input.password, user.password_hash)
+    : (await hashPassword(input.password), false)
+  if (!user || !ok) {
+    await countFailure(c.env.DB, keys, limitOf(c.env, 'AUTH_FAILURE_WINDOW'))
+    return authError(c, 400, 'invalid_credentials', 'Invalid login credentials')
+  }
+  const { session, refreshToken } = await createSession(c.env.DB, user.id)
+  return c.json(await sessionJson(c, (await findUser(c.env.DB, user.id))!, session, refreshToken))
+}
+
+async function refreshGrant(c: Context<AppEnv>) {
+  const input = await body(c, RefreshGrantSchema)
+  if (!input) return authError(c, 400, 'validation_failed', 'Refresh token is missing')
+  const rotated = await rotateRefreshToken(
+    c.env.DB,
+    input.refresh_token,
+    limitOf(c.env, 'AUTH_REFRESH_REUSE_INTERVAL'),
+  )
+  if (!rotated.ok) {
+    if (rotated.reason === 'reused')
+      return authError(c, 400, 'refresh_token_already_used', 'Invalid Refresh Token: Already Used')
+    return authError(
+      c,
+      400,
+      'refresh_token_not_found',
+      'Invalid Refresh Token: Refresh Token Not Found',
+    )
+  }
+  const user = await findUser(c.env.DB, rotated.session.user_id)
+  if (!user) return userNotFound(c, 400)
+  return c.json(await sessionJson(c, user, rotated.session, rotated.refreshToken))
+}
+
 authService.get('/user', async (c) => {
-  const claims = await bearerClaims(c)
-  if (!claims) return noBearer(c)
+  const claims = await authenticate(c)
+  if (claims instanceof Response) return claims
   const user = await findUser(c.env.DB, claims.sub)
   if (!user) return userNotFound(c)
   return c.json(userJson(user, await listFactors(c.env.DB, user.id)))
 })
 
 authService.put('/user', async (c) => {
-  const claims = await bearerClaims(c)
-  if (!claims) return noBearer(c)
+  const claims = await authenticate(c)
+  if (claims instanceof Response) return claims
   const input = await body(c, UpdateUserSchema)
   if (!input) return authError(c, 400, 'validation_failed', 'Invalid user attributes')
   if (input.password !== undefined && weakPassword(input.password)) return weakPasswordError(c)
@@ -203,8 +254,8 @@ authService.put('/user', async (c) => {
 })
 
 authService.post('/logout', async (c) => {
-  const claims = await bearerClaims(c)
-  if (!claims) return noBearer(c)
+  const claims = await authenticate(c)
+  if (claims instanceof Response) return claims
   const scope = c.req.query('scope') ?? 'global'
   if (scope !== 'global' && scope !== 'local' && scope !== 'others')
     return authError(c, 400, 'validation_failed', 'Unsupported logout scope')
@@ -214,3 +265,6 @@ authService.post('/logout', async (c) => {
 
 authService.route('/', factorRoutes)
 authService.route('/', oneTimeRoutes)
+authService.route('/', featureRoutes)
+// Last: whatever else is asked under /auth/v1 answers GoTrue-style JSON, not the site's page.
+authService.all('*', notFound)

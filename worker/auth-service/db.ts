@@ -98,11 +98,17 @@ export type Rotation =
   | { ok: false; reason: 'not_found' | 'reused' | 'revoked' }
 
 /**
- * Exchanges a refresh token for its successor. The UPDATE … WHERE revoked = 0 is the one place
- * a token is spent, so two uses at once cannot both succeed; a second use of a spent token
- * ends the session.
+ * Exchanges a refresh token for its successor. Spending it and inserting the successor are one
+ * D1 batch (one transaction, run one at a time), so of two uses at once exactly one spends it.
+ * A token spent less than `reuseSeconds` ago (GoTrue's reuse interval) answers with the
+ * session's current token instead: clients that refresh at once, or lost the answer, go on.
+ * Later, a second use of a spent token means a replay and ends the session.
  */
-export async function rotateRefreshToken(db: D1Database, token: string): Promise<Rotation> {
+export async function rotateRefreshToken(
+  db: D1Database,
+  token: string,
+  reuseSeconds: number,
+): Promise<Rotation> {
   const row = await db
     .prepare(
       `SELECT t.revoked, s.id AS session_id, s.*
@@ -112,25 +118,40 @@ export async function rotateRefreshToken(db: D1Database, token: string): Promise
     .first<SessionRow & { revoked: number; session_id: string }>()
   if (!row) return { ok: false, reason: 'not_found' }
   if (row.revoked_at) return { ok: false, reason: 'revoked' }
-  const spent = await db
-    .prepare('UPDATE auth_refresh_tokens SET revoked = 1 WHERE token = ? AND revoked = 0')
-    .bind(token)
-    .run()
-  if (spent.meta.changes !== 1) {
-    await revokeSession(db, row.session_id)
-    return { ok: false, reason: 'reused' }
-  }
-  const next = randomToken()
-  await db.batch([
-    db
-      .prepare('INSERT INTO auth_refresh_tokens (token, session_id, parent) VALUES (?, ?, ?)')
-      .bind(next, row.session_id, token),
-    db
-      .prepare('UPDATE auth_sessions SET refreshed_at = ? WHERE id = ?')
-      .bind(now(), row.session_id),
-  ])
   const { revoked: _, session_id: __, ...session } = row
-  return { ok: true, session, refreshToken: next }
+  const next = randomToken()
+  const [spent] = await db.batch([
+    // the successor, only while its parent is unspent …
+    db
+      .prepare(
+        `INSERT INTO auth_refresh_tokens (token, session_id, parent)
+         SELECT ?, session_id, token FROM auth_refresh_tokens WHERE token = ? AND revoked = 0`,
+      )
+      .bind(next, token),
+    // … and the parent spent, in the same transaction
+    db.prepare('UPDATE auth_refresh_tokens SET revoked = 1 WHERE token = ?').bind(token),
+  ])
+  if (spent.meta.changes === 1) {
+    await db
+      .prepare('UPDATE auth_sessions SET refreshed_at = ? WHERE id = ?')
+      .bind(now(), session.id)
+      .run()
+    return { ok: true, session, refreshToken: next }
+  }
+  // Spent already: when (its successor's birth), and the session's live token now.
+  const current = await db
+    .prepare(
+      `SELECT t.token FROM auth_refresh_tokens t
+       WHERE t.session_id = ? AND t.revoked = 0
+         AND EXISTS (SELECT 1 FROM auth_refresh_tokens c WHERE c.parent = ?
+           AND c.created_at >= strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?))
+       ORDER BY t.created_at DESC LIMIT 1`,
+    )
+    .bind(session.id, token, `-${reuseSeconds} seconds`)
+    .first<{ token: string }>()
+  if (current && reuseSeconds > 0) return { ok: true, session, refreshToken: current.token }
+  await revokeSession(db, session.id)
+  return { ok: false, reason: 'reused' }
 }
 
 export const findSession = (db: D1Database, id: string) =>
@@ -162,34 +183,39 @@ export async function revokeSessions(
   for (const { id } of results) await revokeSession(db, id)
 }
 
-const WINDOW_SECONDS = 15 * 60
+/** The current window of `seconds` failed attempts count in (auth_failures.window_start). */
+const windowOf = (seconds: number) => Math.floor(Date.now() / 1000 / Math.max(1, seconds))
 
-/** Counts a failed sign-in for each key (e-mail, IP); returns the highest count in the window. */
-export async function countFailure(db: D1Database, keys: string[]) {
-  const window = Math.floor(Date.now() / 1000 / WINDOW_SECONDS)
-  const rows = await db.batch<{ count: number }>(
+/** Counts a failed attempt against each key (a pair, an IP, an address, a factor). */
+export async function countFailure(db: D1Database, keys: string[], windowSeconds: number) {
+  const window = windowOf(windowSeconds)
+  await db.batch(
     keys.map((key) =>
       db
         .prepare(
           `INSERT INTO auth_failures (key, window_start, count) VALUES (?, ?, 1)
-           ON CONFLICT (key, window_start) DO UPDATE SET count = count + 1 RETURNING count`,
+           ON CONFLICT (key, window_start) DO UPDATE SET count = count + 1`,
         )
         .bind(key, window),
     ),
   )
-  return Math.max(...rows.map((r) => r.results[0]?.count ?? 0))
 }
 
-export async function failureCount(db: D1Database, keys: string[]) {
-  const window = Math.floor(Date.now() / 1000 / WINDOW_SECONDS)
-  const row = await db
+/** Each key's failed attempts in the current window (0 for a key without any). */
+export async function failureCounts(db: D1Database, keys: string[], windowSeconds: number) {
+  const { results } = await db
     .prepare(
-      `SELECT MAX(count) AS n FROM auth_failures WHERE window_start = ? AND key IN (${keys.map(() => '?').join(',')})`,
+      `SELECT key, count FROM auth_failures WHERE window_start = ? AND key IN (${keys.map(() => '?').join(',')})`,
     )
-    .bind(window, ...keys)
-    .first<{ n: number | null }>()
-  return row?.n ?? 0
+    .bind(windowOf(windowSeconds), ...keys)
+    .all<{ key: string; count: number }>()
+  const counts = new Map(results.map((r) => [r.key, r.count]))
+  return keys.map((key) => counts.get(key) ?? 0)
 }
+
+/** The most failed attempts of any of the keys in the current window. */
+export const failureCount = async (db: D1Database, keys: string[], windowSeconds: number) =>
+  Math.max(0, ...(await failureCounts(db, keys, windowSeconds)))
 
 export async function sha256Hex(text: string) {
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text))
@@ -441,4 +467,80 @@ export async function sendCooldown(
   if (!row?.last) return 0
   const left = seconds - (Date.now() - Date.parse(row.last)) / 1000
   return left > 0 ? Math.ceil(left) : 0
+}
+
+export interface FlowStateRow {
+  id: string
+  user_id: string
+  code_challenge: string
+  code_challenge_method: 's256' | 'plain'
+  authentication_method: 'magiclink' | 'recovery'
+  /** the flow's one-time token was spent (by this flow, or by the e-mail's six-digit code) */
+  spent: number
+  /** older than its one-time token's hour */
+  expired: number
+}
+
+/** A PKCE flow for the e-mail whose one-time token is `token`; its auth code, to e-mail. */
+export async function createFlowState(
+  db: D1Database,
+  f: {
+    userId: string
+    token: string
+    challenge: string
+    method: 's256' | 'plain'
+    kind: FlowStateRow['authentication_method']
+  },
+) {
+  const code = crypto.randomUUID()
+  await db
+    .prepare(
+      `INSERT INTO auth_flow_state
+         (id, auth_code_hash, user_id, token_hash, code_challenge, code_challenge_method, authentication_method)
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    )
+    .bind(
+      crypto.randomUUID(),
+      await sha256Hex(code),
+      f.userId,
+      await sha256Hex(f.token),
+      f.challenge,
+      f.method,
+      f.kind,
+    )
+    .run()
+  return code
+}
+
+/** The flow of an auth code, or null. */
+export async function findFlowState(db: D1Database, authCode: string) {
+  return db
+    .prepare(
+      `SELECT f.id, f.user_id, f.code_challenge, f.code_challenge_method, f.authentication_method,
+         t.used_at IS NOT NULL AS spent,
+         t.created_at < strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-1 hour') AS expired
+       FROM auth_flow_state f JOIN auth_one_time_tokens t ON t.token_hash = f.token_hash
+       WHERE f.auth_code_hash = ?`,
+    )
+    .bind(await sha256Hex(authCode))
+    .first<FlowStateRow>()
+}
+
+/**
+ * Spends the flow's one-time token: the one place a flow is used up, so two exchanges of one
+ * code (or the code and the e-mail's six-digit code) cannot both succeed. False when it was
+ * spent or expired meanwhile.
+ */
+export async function spendFlowState(db: D1Database, flowId: string) {
+  const row = await db
+    .prepare(
+      `UPDATE auth_one_time_tokens SET used_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+       WHERE token_hash = (SELECT token_hash FROM auth_flow_state WHERE id = ?)
+         AND used_at IS NULL
+         AND created_at >= strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-1 hour')
+       RETURNING user_id`,
+    )
+    .bind(flowId)
+    .first<{ user_id: string }>()
+  return row !== null
 }

@@ -16,7 +16,8 @@ import {
   type FactorRow,
 } from './db'
 import type { AppEnv } from '../env'
-import { authError, bearerClaims, body, noBearer, sessionJson, throttled } from './gotrue'
+import { authenticate, authError, body, sessionJson, throttled } from './gotrue'
+import { limitOf } from './settings'
 
 /**
  * Multi-factor authentication of the built-in service (GoTrue's /factors API): TOTP factors
@@ -28,7 +29,7 @@ export const factorRoutes = new Hono<AppEnv>()
 const MAX_FACTORS = 10
 
 const EnrollSchema = v.object({
-  factor_type: v.literal('totp'),
+  factor_type: v.string(),
   friendly_name: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(100))),
   issuer: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(100))),
 })
@@ -41,13 +42,29 @@ const totp = (factor: Pick<FactorRow, 'secret'>, label = '', issuer = '') =>
   new TOTP({ issuer, label, algorithm: 'SHA1', digits: 6, period: 30, secret: factor.secret })
 
 factorRoutes.post('/factors', async (c) => {
-  const claims = await bearerClaims(c)
-  if (!claims) return noBearer(c)
+  const claims = await authenticate(c)
+  if (claims instanceof Response) return claims
   const input = await body(c, EnrollSchema)
-  if (!input) return authError(c, 400, 'validation_failed', 'factor_type must be "totp"')
+  // phone and WebAuthn factors are switched off, as GoTrue answers then (mfa.go EnrollFactor)
+  if (input?.factor_type === 'phone')
+    return authError(c, 422, 'mfa_phone_enroll_not_enabled', 'MFA enroll is disabled for Phone')
+  if (input?.factor_type === 'webauthn')
+    return authError(
+      c,
+      422,
+      'mfa_webauthn_enroll_not_enabled',
+      'MFA enroll is disabled for WebAuthn',
+    )
+  if (input?.factor_type !== 'totp')
+    return authError(
+      c,
+      400,
+      'validation_failed',
+      'factor_type needs to be totp, phone, or webauthn',
+    )
   const factors = await listFactors(c.env.DB, claims.sub)
   if (factors.some((f) => f.status === 'verified') && claims.aal !== 'aal2')
-    return authError(c, 422, 'insufficient_aal', 'AAL2 required to enroll a new factor')
+    return authError(c, 403, 'insufficient_aal', 'AAL2 required to enroll a new factor')
   if (factors.length >= MAX_FACTORS)
     return authError(
       c,
@@ -79,8 +96,8 @@ factorRoutes.post('/factors', async (c) => {
 })
 
 factorRoutes.post('/factors/:id/challenge', async (c) => {
-  const claims = await bearerClaims(c)
-  if (!claims) return noBearer(c)
+  const claims = await authenticate(c)
+  if (claims instanceof Response) return claims
   const factor = await findFactor(c.env.DB, claims.sub, c.req.param('id'))
   if (!factor) return authError(c, 404, 'mfa_factor_not_found', 'Factor not found')
   const challenge = await createChallenge(
@@ -96,8 +113,8 @@ factorRoutes.post('/factors/:id/challenge', async (c) => {
 })
 
 factorRoutes.post('/factors/:id/verify', async (c) => {
-  const claims = await bearerClaims(c)
-  if (!claims) return noBearer(c)
+  const claims = await authenticate(c)
+  if (claims instanceof Response) return claims
   const factor = await findFactor(c.env.DB, claims.sub, c.req.param('id'))
   if (!factor) return authError(c, 404, 'mfa_factor_not_found', 'Factor not found')
   const input = await body(c, VerifySchema)
@@ -124,7 +141,7 @@ factorRoutes.post('/factors/:id/verify', async (c) => {
           sessionId: claims.session_id,
         })
   if (!accepted) {
-    await countFailure(c.env.DB, throttle)
+    await countFailure(c.env.DB, throttle, limitOf(c.env, 'AUTH_FAILURE_WINDOW'))
     return authError(c, 422, 'mfa_verification_failed', 'Invalid TOTP code entered')
   }
   const user = (await findUser(c.env.DB, claims.sub))!
@@ -132,8 +149,8 @@ factorRoutes.post('/factors/:id/verify', async (c) => {
 })
 
 factorRoutes.delete('/factors/:id', async (c) => {
-  const claims = await bearerClaims(c)
-  if (!claims) return noBearer(c)
+  const claims = await authenticate(c)
+  if (claims instanceof Response) return claims
   const factor = await findFactor(c.env.DB, claims.sub, c.req.param('id'))
   if (!factor) return authError(c, 404, 'mfa_factor_not_found', 'Factor not found')
   if (factor.status === 'verified' && claims.aal !== 'aal2')

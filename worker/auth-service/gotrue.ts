@@ -1,5 +1,12 @@
 import type { Context } from 'hono'
-import { createLocalJWKSet, jwtVerify, SignJWT } from 'jose'
+import {
+  createLocalJWKSet,
+  decodeProtectedHeader,
+  errors,
+  jwtVerify,
+  SignJWT,
+  type JWTPayload,
+} from 'jose'
 import * as v from 'valibot'
 import {
   failureCount,
@@ -12,6 +19,7 @@ import {
 import { authSettings } from '../config'
 import type { AppEnv } from '../env'
 import { ALG, publicKeys, signingKey } from './keys'
+import { clientKey, limitOf } from './settings'
 
 /**
  * What every endpoint of the built-in service shares: GoTrue's JSON shapes for users, sessions
@@ -46,21 +54,41 @@ export const weakPasswordError = (c: Context<AppEnv>) =>
     422,
   )
 
-export const userNotFound = (c: Context<AppEnv>, status: 400 | 404 = 404) =>
+export const userNotFound = (c: Context<AppEnv>, status: 400 | 403 = 403) =>
   authError(c, status, 'user_not_found', 'User from sub claim in JWT does not exist')
 
-/** Failures allowed per key (an e-mail, an IP, a factor) in 15 minutes before GoTrue's 429. */
-export const MAX_FAILURES = 5
-
-/** GoTrue's 429 when one of the keys has failed too often lately; null while they may try. */
+/**
+ * GoTrue's 429 when one of the keys (an address, a factor, a user) has failed
+ * AUTH_CODE_FAILURE_LIMIT times in the last AUTH_FAILURE_WINDOW; null while they may try.
+ */
 export async function throttled(c: Context<AppEnv>, keys: string[], what: string) {
-  if ((await failureCount(c.env.DB, keys)) < MAX_FAILURES) return null
-  return authError(
+  const window = limitOf(c.env, 'AUTH_FAILURE_WINDOW')
+  if ((await failureCount(c.env.DB, keys, window)) < limitOf(c.env, 'AUTH_CODE_FAILURE_LIMIT'))
+    return null
+  return tooManyFailures(c, what)
+}
+
+/** The 429 of a key that failed too often: it may try again when the window has passed. */
+export const tooManyFailures = (c: Context<AppEnv>, what: string) =>
+  authError(
     c,
     429,
     'over_request_rate_limit',
-    `Too many ${what}. Please try again in 15 minutes.`,
+    `Too many ${what}. Please try again in ${Math.ceil(limitOf(c.env, 'AUTH_FAILURE_WINDOW') / 60)} minutes.`,
   )
+
+/** The per-IP request limits, each a [[ratelimits]] binding of wrangler.toml. */
+export type RequestLimiter = 'AUTH_SIGNUP_LIMITER' | 'AUTH_EMAIL_LIMITER' | 'AUTH_TOKEN_LIMITER'
+
+/**
+ * GoTrue's 429 when the client's IP has made too many requests of a kind (`what` keeps kinds
+ * that share a binding apart); null while it may go on, or when the binding is missing.
+ */
+export async function overRequestLimit(c: Context<AppEnv>, binding: RequestLimiter, what: string) {
+  const limiter = (c.env as Partial<Record<RequestLimiter, RateLimit>>)[binding]
+  if (!limiter) return null
+  const { success } = await limiter.limit({ key: `${what}:${clientKey(c)}` })
+  return success ? null : authError(c, 429, 'over_request_rate_limit', 'Request rate limit reached')
 }
 
 export const noBearer = (c: Context<AppEnv>) =>
@@ -167,20 +195,67 @@ export async function sessionJson(
   }
 }
 
-/** The verified claims of the request's bearer token (its session still live), or null. */
-export async function bearerClaims(c: Context<AppEnv>) {
-  const token = c.req.header('Authorization')?.match(/^Bearer (.+)$/i)?.[1]
-  if (!token) return null
-  try {
-    const { payload } = await jwtVerify(
-      token,
-      createLocalJWKSet({ keys: await publicKeys(c.env) }),
-      { algorithms: [ALG], issuer: issuerOf(c), audience: audienceOf(c) },
-    )
-    const session = await findSession(c.env.DB, String(payload.session_id))
-    if (!session || session.revoked_at) return null
-    return payload as typeof payload & { sub: string; session_id: string; aal: string }
-  } catch {
-    return null
+export type Claims = JWTPayload & { sub: string; session_id: string; aal: string }
+
+/** GoTrue's wording (golang-jwt's) of why a token was refused, after its common prefix. */
+function jwtProblem(err: unknown, token: string) {
+  const header = (() => {
+    try {
+      return decodeProtectedHeader(token)
+    } catch {
+      return {}
+    }
+  })()
+  if (err instanceof errors.JWTExpired) return 'token has invalid claims: token is expired'
+  if (err instanceof errors.JWTClaimValidationFailed) {
+    const claim = { iss: 'issuer', aud: 'audience', nbf: 'not valid yet' }[err.claim]
+    return claim === 'not valid yet'
+      ? 'token has invalid claims: token is not valid yet'
+      : `token has invalid claims: token has invalid ${claim ?? 'claims'}`
   }
+  if (err instanceof errors.JOSEAlgNotAllowed)
+    return `token signature is invalid: signing method ${String(header.alg)} is invalid`
+  if (err instanceof errors.JWKSNoMatchingKey)
+    return `token is unverifiable: error while executing keyfunc: unrecognized JWT kid ${String(header.kid)} for algorithm ${String(header.alg)}`
+  if (err instanceof errors.JWSSignatureVerificationFailed)
+    return 'token signature is invalid: crypto/ecdsa: verification error'
+  return 'token is malformed'
+}
+
+/**
+ * The verified claims of the request's bearer token, its session still live; or GoTrue's
+ * refusal: 401 without a token, 403 `bad_jwt` for a token that does not verify, 403
+ * `session_not_found` for one whose session has ended.
+ */
+export async function authenticate(c: Context<AppEnv>): Promise<Claims | Response> {
+  const token = c.req.header('Authorization')?.match(/^bearer (\S+)$/i)?.[1]
+  if (!token) return noBearer(c)
+  const keys = createLocalJWKSet({ keys: await publicKeys(c.env) })
+  let payload: JWTPayload
+  try {
+    ;({ payload } = await jwtVerify(token, keys, {
+      algorithms: [ALG],
+      issuer: issuerOf(c),
+      audience: audienceOf(c),
+    }))
+  } catch (err) {
+    return authError(
+      c,
+      403,
+      'bad_jwt',
+      `invalid JWT: unable to parse or verify signature, ${jwtProblem(err, token)}`,
+    )
+  }
+  if (typeof payload.sub !== 'string' || !payload.sub)
+    return authError(c, 403, 'bad_jwt', 'invalid claim: missing sub claim')
+  const session =
+    typeof payload.session_id === 'string' ? await findSession(c.env.DB, payload.session_id) : null
+  if (!session || session.revoked_at || session.user_id !== payload.sub)
+    return authError(
+      c,
+      403,
+      'session_not_found',
+      'Session from session_id claim in JWT does not exist',
+    )
+  return payload as Claims
 }

@@ -17,17 +17,19 @@ import {
 import type { AppEnv } from '../env'
 import { queueMail } from '../mail/send'
 import {
+  authenticate,
   authError,
-  bearerClaims,
   body,
   emailSchema,
   invalidEmail,
-  noBearer,
+  overRequestLimit,
   sessionJson,
   throttled,
   userNotFound,
 } from './gotrue'
 import { hashPassword } from './passwords'
+import { flowLink, pkceFields, pkceOf } from './pkce'
+import { limitOf } from './settings'
 
 /**
  * GoTrue's one-time flows in the built-in service: password recovery links (/recover), magic
@@ -53,11 +55,13 @@ async function cooldown(c: Context<AppEnv>, userId: string, type: OneTimeTokenTy
     : null
 }
 
-const RecoverSchema = v.object({ email: emailSchema })
+const RecoverSchema = v.object({ email: v.nullish(v.string(), ''), ...pkceFields })
 const OtpSchema = v.object({
-  email: emailSchema,
-  create_user: v.optional(v.boolean(), true),
-  data: v.optional(v.record(v.string(), v.unknown())),
+  email: v.nullish(v.string(), ''),
+  phone: v.nullish(v.string(), ''),
+  create_user: v.nullish(v.boolean(), true),
+  data: v.nullish(v.record(v.string(), v.unknown())),
+  ...pkceFields,
 })
 const tokenHash = v.pipe(v.string(), v.minLength(20), v.maxLength(200))
 /** An e-mailed link's token: `token_hash` as GoTrue names it (it is hashed again here). */
@@ -73,8 +77,9 @@ const VerifyCodeSchema = v.object({
 })
 const VerifySchema = v.union([VerifyLinkSchema, VerifyCodeSchema])
 const ResendSchema = v.object({
-  type: v.picklist(['signup', 'email_change']),
-  email: emailSchema,
+  type: v.picklist(['signup', 'email_change', 'sms', 'phone_change']),
+  email: v.nullish(v.string(), ''),
+  phone: v.nullish(v.string(), ''),
 })
 
 /** Which stored tokens each /verify type may spend. */
@@ -105,18 +110,32 @@ const unusablePasswordHash = () => {
   return hashPassword(btoa(String.fromCharCode(...bytes)))
 }
 
+const badJson = (c: Context<AppEnv>) =>
+  authError(c, 400, 'bad_json', 'Could not parse request body as JSON')
+
 oneTimeRoutes.post('/recover', async (c) => {
+  const limited = await overRequestLimit(c, 'AUTH_EMAIL_LIMITER', 'recover')
+  if (limited) return limited
   const input = await body(c, RecoverSchema)
-  if (!input) return invalidEmail(c)
-  const user = await findUserByEmail(c.env.DB, input.email)
+  if (!input) return badJson(c)
+  if (!input.email)
+    return authError(c, 400, 'validation_failed', 'Password recovery requires an email')
+  const email = v.safeParse(emailSchema, input.email)
+  if (!email.success) return invalidEmail(c)
+  const pkce = pkceOf(c, input)
+  if (pkce instanceof Response) return pkce
+  const user = await findUserByEmail(c.env.DB, email.output)
   // The same answer whether or not the account exists: nobody learns who has one.
   if (user) {
     const token = await createOneTimeToken(c.env.DB, user.id, 'recovery')
+    const link = pkce
+      ? await flowLink(c, pkce, { userId: user.id, token, kind: 'recovery' })
+      : resetLink(c, token)
     const t = c.var.t
     queueMail(c, {
       to: user.email,
       subject: t('auth.recovery_subject'),
-      text: t('auth.recovery_body', { link: resetLink(c, token) }),
+      text: t('auth.recovery_body', { link }),
     })
   }
   return c.json({})
@@ -124,36 +143,63 @@ oneTimeRoutes.post('/recover', async (c) => {
 
 /** Passwordless sign-in: one e-mail with a magic link and the same sign-in as a code. */
 oneTimeRoutes.post('/otp', async (c) => {
+  const limited = await overRequestLimit(c, 'AUTH_EMAIL_LIMITER', 'otp')
+  if (limited) return limited
   const input = await body(c, OtpSchema)
-  if (!input) return invalidEmail(c)
+  if (!input) return badJson(c)
+  if (input.email && input.phone)
+    return authError(
+      c,
+      400,
+      'validation_failed',
+      'Only an email address or phone number should be provided',
+    )
+  const pkce = pkceOf(c, input)
+  if (pkce instanceof Response) return pkce
+  if (input.phone)
+    return input.create_user
+      ? authError(c, 400, 'phone_provider_disabled', 'Unsupported phone provider')
+      : // no account has a phone number, so none may sign in by one
+        authError(c, 422, 'otp_disabled', 'Signups not allowed for otp')
+  if (!input.email)
+    return authError(c, 400, 'validation_failed', 'One of email or phone must be set')
+  const email = v.safeParse(emailSchema, input.email)
+  if (!email.success) return invalidEmail(c)
   // Hashed whether or not it is needed, so an existing account answers as slowly as a new one.
   const passwordHash = await unusablePasswordHash()
-  let user = await findUserByEmail(c.env.DB, input.email)
+  let user = await findUserByEmail(c.env.DB, email.output)
   if (!user) {
     if (!input.create_user) return authError(c, 422, 'otp_disabled', 'Signups not allowed for otp')
     user =
       (await createUser(c.env.DB, {
-        email: input.email,
+        email: email.output,
         passwordHash,
         metadata: input.data ?? {},
       })) ??
       // signed up at the same moment by another request: that account it is
-      (await findUserByEmail(c.env.DB, input.email))
+      (await findUserByEmail(c.env.DB, email.output))
     if (!user) throw new Error('account neither created nor found')
   }
   const wait = await cooldown(c, user.id, 'magiclink')
   if (wait) return wait
   const { token, code } = await createOneTimeCode(c.env.DB, user.id, 'magiclink')
+  // with PKCE the link carries an auth code for the client that asked, not the token itself
+  const link = pkce
+    ? await flowLink(c, pkce, { userId: user.id, token, kind: 'magiclink' })
+    : confirmLink(c, token)
   const t = c.var.t
   queueMail(c, {
     to: user.email,
     subject: t('auth.magic_link_subject'),
-    text: t('auth.magic_link_body', { link: confirmLink(c, token), code }),
+    text: t('auth.magic_link_body', { link, code }),
   })
   return c.json({})
 })
 
 oneTimeRoutes.post('/verify', async (c) => {
+  // no account has a phone number, so no phone code is ever valid
+  if (await body(c, v.object({ phone: v.pipe(v.string(), v.minLength(1)), type: v.string() })))
+    return authError(c, 403, 'otp_expired', 'Token has expired or is invalid')
   const input = await body(c, VerifySchema)
   if (!input)
     return authError(
@@ -181,7 +227,7 @@ oneTimeRoutes.post('/verify', async (c) => {
       CODE_TYPES[input.type],
     )
     if (!user || !spent) {
-      await countFailure(c.env.DB, keys)
+      await countFailure(c.env.DB, keys, limitOf(c.env, 'AUTH_FAILURE_WINDOW'))
       return authError(c, 403, 'otp_expired', 'Token has expired or is invalid')
     }
   }
@@ -197,22 +243,37 @@ oneTimeRoutes.post('/verify', async (c) => {
  * nothing pending, it answers {} and sends nothing, whether or not the account exists.
  */
 oneTimeRoutes.post('/resend', async (c) => {
-  const json = await c.req.json().catch(() => undefined)
-  if (!v.is(v.object({ type: ResendSchema.entries.type }), json))
+  const input = await body(c, v.object({ ...ResendSchema.entries, type: v.string() }))
+  if (!input) return badJson(c)
+  if (!v.is(ResendSchema.entries.type, input.type))
     return authError(
       c,
       400,
       'validation_failed',
-      'Missing one of these types: signup, email_change',
+      'Missing one of these types: signup, email_change, sms, phone_change',
     )
-  if (!v.is(ResendSchema, json)) return invalidEmail(c)
+  if (!input.email && input.type === 'signup')
+    return authError(c, 400, 'validation_failed', 'Type provided requires an email address')
+  if (!input.phone && input.type === 'sms')
+    return authError(c, 400, 'validation_failed', 'Type provided requires a phone number')
+  if (input.email && input.phone)
+    return authError(
+      c,
+      400,
+      'validation_failed',
+      'Only an email address or phone number should be provided.',
+    )
+  if (input.phone) return authError(c, 400, 'phone_provider_disabled', 'Phone logins are disabled')
+  if (!input.email)
+    return authError(c, 400, 'validation_failed', 'Missing email address or phone number')
+  if (!v.is(emailSchema, input.email)) return invalidEmail(c)
   return c.json({})
 })
 
 /** A six-digit nonce e-mailed to the signed-in user, for PUT /user to change the password. */
 oneTimeRoutes.get('/reauthenticate', async (c) => {
-  const claims = await bearerClaims(c)
-  if (!claims) return noBearer(c)
+  const claims = await authenticate(c)
+  if (claims instanceof Response) return claims
   const user = await findUser(c.env.DB, claims.sub)
   if (!user) return userNotFound(c)
   const wait = await cooldown(c, user.id, 'reauthentication')
@@ -237,6 +298,6 @@ export async function spendReauthentication(c: Context<AppEnv>, userId: string, 
   const tooMany = await throttled(c, keys, 'verification attempts')
   if (tooMany) return tooMany
   if (await spendOneTimeCode(c.env.DB, userId, nonce.trim(), ['reauthentication'])) return null
-  await countFailure(c.env.DB, keys)
+  await countFailure(c.env.DB, keys, limitOf(c.env, 'AUTH_FAILURE_WINDOW'))
   return authError(c, 400, 'reauthentication_not_valid', 'Verification code is invalid or expired')
 }

@@ -50,8 +50,8 @@ authRoutes.post('/sign-out', ...guard, async (c) => {
   let failure = ''
   if (access) {
     const res = await authClient(c).signOut(access)
-    // an already-ended session is signed out all the same
-    if (!res.ok && res.status !== 401) failure = res.msg
+    // an already-ended session or a token the service refuses is signed out all the same
+    if (!res.ok && res.status !== 401 && res.status !== 403) failure = res.msg
   }
   forgetSession(c)
   flash(

@@ -89,7 +89,21 @@ describe('signing in through the site', () => {
     expect(
       (await SELF.fetch(`${SITE}/auth/v1/user`, { headers: { Authorization: `Bearer ${token}` } }))
         .status,
-    ).toBe(401)
+    ).toBe(403)
+  })
+
+  it('signs out all the same when the service has ended the session already', async () => {
+    const { jar } = await signedUp()
+    // ended elsewhere (another device signed out everywhere): GoTrue answers 403 now
+    const ended = await SELF.fetch(`${SITE}/auth/v1/logout?scope=global`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${jar['sb-access-token']}` },
+    })
+    expect(ended.status).toBe(204)
+    const out = await form('/auth/sign-out', {}, { Cookie: cookieHeader(jar) })
+    expect(out.status).toBe(303)
+    expect(cookiesOf(out)['sb-access-token']).toBe('')
+    expect(decodeURIComponent(cookiesOf(out).flash)).toContain(en.auth.signed_out_title)
   })
 })
 

@@ -65,7 +65,14 @@ describe('TOTP factors with @supabase/supabase-js', () => {
       nextLevel: 'aal2',
     })
     const early = await other.auth.mfa.unenroll({ factorId })
-    expect(early.error?.code).toBe('insufficient_aal')
+    expect(early.error).toMatchObject({ status: 422, code: 'insufficient_aal' })
+    // GoTrue refuses a second factor at aal1 with 403
+    const second = await other.auth.mfa.enroll({ factorType: 'totp', friendlyName: 'Tablet' })
+    expect(second.error).toMatchObject({
+      status: 403,
+      code: 'insufficient_aal',
+      message: 'AAL2 required to enroll a new factor',
+    })
     const next = await other.auth.mfa.challengeAndVerify({ factorId, code: codeFor(secret, 1) })
     expect(next.error).toBeNull()
     const removed = await other.auth.mfa.unenroll({ factorId })

@@ -6,20 +6,43 @@ export const SITE = 'https://example.com'
 
 export const unique = (prefix: string) => `${prefix}-${crypto.randomUUID().slice(0, 8)}@example.org`
 
-/** The official client, unchanged, talking to the worker. */
-export const client = () =>
-  createClient(SITE, 'anon-key', {
-    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
-    global: { fetch: (input, init) => SELF.fetch(input as RequestInfo, init) },
-  })
+/**
+ * A client address of its own (IPv6, a /64 of its own): the service limits requests and failed
+ * sign-ins per IP, so tests that are not about those limits each come from somewhere else.
+ */
+export const randomIp = () => {
+  const [a = 0, b = 0] = crypto.getRandomValues(new Uint16Array(2))
+  return `2001:db8:${a.toString(16)}:${b.toString(16)}::1`
+}
 
-/** The service's HTTP API, from an address of its own each time (sign-in throttling is per IP). */
+/** The official client, unchanged, talking to the worker from an address of its own. */
+export const client = (options: { flowType?: 'implicit' | 'pkce'; ip?: string } = {}) => {
+  const ip = options.ip ?? randomIp()
+  return createClient(SITE, 'anon-key', {
+    auth: {
+      // PKCE verifiers and sessions live in the client's memory
+      persistSession: false,
+      autoRefreshToken: false,
+      detectSessionInUrl: false,
+      flowType: options.flowType ?? 'implicit',
+    },
+    global: {
+      fetch: (input, init) => {
+        const headers = new Headers(init?.headers)
+        if (!headers.has('CF-Connecting-IP')) headers.set('CF-Connecting-IP', ip)
+        return SELF.fetch(input as RequestInfo, { ...init, headers })
+      },
+    },
+  })
+}
+
+/** The service's HTTP API, from an address of its own each time (limits are per IP). */
 export const api = (path: string, init: RequestInit = {}) =>
   SELF.fetch(`${SITE}/auth/v1${path}`, {
     ...init,
     headers: {
       'Content-Type': 'application/json',
-      'CF-Connecting-IP': `192.0.2.${Math.floor(Math.random() * 250)}`,
+      'CF-Connecting-IP': randomIp(),
       ...init.headers,
     },
   })

@@ -1,0 +1,58 @@
+import type { Context } from 'hono'
+import type { AppEnv, Bindings } from '../env'
+
+/**
+ * The built-in service's limits: `[vars]` of wrangler.toml (README: Settings), each with its
+ * default here for when it is empty or not a number. The per-IP request limits are
+ * `[[ratelimits]]` bindings instead (AUTH_SIGNUP_LIMITER, AUTH_EMAIL_LIMITER, AUTH_TOKEN_LIMITER).
+ */
+export const LIMIT_DEFAULTS = {
+  /** Seconds a failed attempt counts against its keys (sign-ins, e-mailed codes, TOTP codes). */
+  AUTH_FAILURE_WINDOW: 15 * 60,
+  /** Failed sign-ins for one address from one IP, then that pair is refused (429). */
+  AUTH_SIGNIN_PAIR_LIMIT: 5,
+  /** Failed sign-ins from one IP, whatever the addresses, then that IP is refused (429). */
+  AUTH_SIGNIN_IP_LIMIT: 20,
+  /** Failed sign-ins for one address from anywhere, then each sign-in for it waits a little. */
+  AUTH_SIGNIN_SLOWDOWN_AFTER: 5,
+  /** The longest such wait, in seconds (it starts at a quarter second and doubles). */
+  AUTH_SIGNIN_MAX_DELAY: 5,
+  /** Wrong e-mailed codes per address, TOTP codes per factor, nonces per user; then 429. */
+  AUTH_CODE_FAILURE_LIMIT: 5,
+  /** Seconds a spent refresh token still answers with its successor (GoTrue's default 10). */
+  AUTH_REFRESH_REUSE_INTERVAL: 10,
+} as const
+
+export type LimitSetting = keyof typeof LIMIT_DEFAULTS
+
+/** A limit's value: the var when it is a number of zero or more, else the default. */
+export function limitOf(env: Partial<Bindings>, name: LimitSetting): number {
+  const raw = (env as Record<string, unknown>)[name]
+  const value =
+    typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() ? Number(raw) : NaN
+  return Number.isFinite(value) && value >= 0 ? value : LIMIT_DEFAULTS[name]
+}
+
+/**
+ * The client's address as the limits count it: an IPv4 address whole, an IPv6 address by its
+ * /64 prefix (one subscriber's network, which can hold any number of addresses).
+ */
+export function clientKey(c: Context<AppEnv>): string {
+  const ip = c.req.header('CF-Connecting-IP')?.trim().toLowerCase() || 'unknown'
+  if (!ip.includes(':')) return ip
+  // an IPv4 address written as IPv6 (::ffff:192.0.2.1) is that IPv4 address
+  if (ip.includes('.')) return ip.slice(ip.lastIndexOf(':') + 1)
+  const [head = '', tail = ''] = ip.split('::')
+  const groups = (s: string) => (s ? s.split(':') : [])
+  const full = ip.includes('::')
+    ? [
+        ...groups(head),
+        ...Array<string>(Math.max(0, 8 - groups(head).length - groups(tail).length)).fill('0'),
+        ...groups(tail),
+      ]
+    : groups(ip)
+  return `${full
+    .slice(0, 4)
+    .map((g) => (parseInt(g, 16) || 0).toString(16))
+    .join(':')}::/64`
+}
