@@ -34,7 +34,7 @@ async function keySet(c: Context<AppEnv>): Promise<JWTVerifyGetKey> {
   const { issuer, url } = authSettings(c.env, c.var.config.siteUrl)
   // the built-in provider's keys follow from this deployment's key secrets
   const cacheKey = url
-    ? issuer
+    ? `${url}|${issuer}`
     : [issuer, c.env.AUTH_SIGNING_KEY, c.env.AUTH_PREVIOUS_SIGNING_KEY].join('|')
   const load = async () => {
     const res = await authClient(c).jwks()
