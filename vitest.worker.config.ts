@@ -1,23 +1,39 @@
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-pool-workers'
 import { defineConfig } from 'vitest/config'
 import { blogContent } from './scripts/blog-content'
+import { freePort } from './scripts/lib/server.mjs'
 import { clientAssets } from './vite.config'
 
-// Worker tests run inside workerd with the wrangler.toml bindings and a migrated local D1.
-export default defineConfig(async () => ({
-  plugins: [
-    clientAssets(),
-    blogContent(),
-    cloudflareTest({
-      main: './worker/index.ts',
-      wrangler: { configPath: './wrangler.toml' },
-      miniflare: { bindings: { TEST_MIGRATIONS: await readD1Migrations('./migrations') } },
-    }),
-  ],
-  test: {
-    name: 'worker',
-    sequence: { groupOrder: 0 },
-    include: ['test/worker/**/*.test.{ts,tsx}'],
-    setupFiles: ['./test/setup/apply-migrations.ts'],
-  },
-}))
+// Worker tests run inside workerd with the wrangler.toml bindings and a migrated local D1. The
+// mail queue's consumer runs too, delivering over SMTP to a mail catcher of the tests' own
+// (test/setup/mail-catcher.ts starts it on these ports).
+export default defineConfig(async () => {
+  const smtpPort = await freePort()
+  const webPort = await freePort()
+  process.env.TEST_MAIL_SMTP_PORT = String(smtpPort)
+  process.env.TEST_MAIL_WEB_PORT = String(webPort)
+  return {
+    plugins: [
+      clientAssets(),
+      blogContent(),
+      cloudflareTest({
+        main: './worker/index.ts',
+        wrangler: { configPath: './wrangler.toml' },
+        miniflare: {
+          bindings: {
+            TEST_MIGRATIONS: await readD1Migrations('./migrations'),
+            SMTP_PORT: String(smtpPort),
+            MAIL_CATCHER_URL: `http://127.0.0.1:${webPort}`,
+          },
+        },
+      }),
+    ],
+    test: {
+      name: 'worker',
+      sequence: { groupOrder: 0 },
+      include: ['test/worker/**/*.test.{ts,tsx}'],
+      globalSetup: ['./test/setup/mail-catcher.ts'],
+      setupFiles: ['./test/setup/apply-migrations.ts'],
+    },
+  }
+})

@@ -14,6 +14,11 @@ export interface Bindings extends Env {
   AUTH_PREVIOUS_SIGNING_KEY?: string
   /** The hosted service's anon key, sent as `apikey` (AUTH_URL mode). */
   AUTH_API_KEY?: string
+  /** Mail secrets (README: "Mail"). */
+  RESEND_API_KEY?: string
+  RESEND_WEBHOOK_SECRET?: string
+  SMTP_USER?: string
+  SMTP_PASS?: string
 }
 
 export interface AppEnv {

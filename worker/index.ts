@@ -2,7 +2,9 @@ import { Hono } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import { trimTrailingSlash } from 'hono/trailing-slash'
 import { readConfig } from './config'
-import type { AppEnv } from './env'
+import type { AppEnv, Bindings } from './env'
+import type { MailJob } from './mail/enqueue'
+import { consumeMail, onSchedule } from './mail/queue'
 import type { Translator } from './i18n/translator'
 import { drainBody } from './middleware/drain-body'
 import { i18n } from './middleware/i18n'
@@ -16,6 +18,7 @@ import { authService } from './auth-service/app'
 import { session } from './auth/session'
 import { events } from './api/events'
 import { leads } from './api/leads'
+import { mailEvents } from './api/mail-events'
 import { feeds } from './feeds'
 import { pages, renderNotFound } from './pages'
 import { renderer } from './render/document'
@@ -55,6 +58,7 @@ app.route('/api', leads)
 app.route('/api/bookings', bookings)
 app.route('/api/events', events)
 app.route('/api/consent', consent)
+app.route('/api/mail/events', mailEvents)
 app.route('/', feeds)
 app.route('/', pages)
 app.notFound(renderNotFound)
@@ -73,4 +77,10 @@ app.onError((err, c) => {
   return wantsJson ? c.json({ error }, status) : c.text(error, status)
 })
 
-export default app
+export default {
+  fetch: app.fetch,
+  /** E-mail delivery (worker/mail/queue.ts). */
+  queue: consumeMail,
+  /** Stale e-mails back on the queue; the agency's daily digest. */
+  scheduled: onSchedule,
+} satisfies ExportedHandler<Bindings, MailJob>

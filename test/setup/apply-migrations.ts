@@ -5,6 +5,8 @@ declare global {
     interface Env {
       DB: D1Database
       TEST_MIGRATIONS: D1Migration[]
+      /** The tests' mail catcher's web API (vitest.worker.config.ts). */
+      MAIL_CATCHER_URL: string
     }
   }
 }

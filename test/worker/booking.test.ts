@@ -1,5 +1,6 @@
 import { env, SELF } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
+import { lastMail } from './inbox'
 import en from '../../locales/en.json'
 import { describeSlot } from '../../worker/services/bookings'
 import { invitation } from '../../worker/booking/ics'
@@ -163,13 +164,12 @@ describe('booking API', () => {
     })
     expect(await freeSlots()).not.toContain(slot)
 
-    const mail = await env.DB.prepare(
-      'SELECT subject, body_text FROM outbox WHERE to_address = ? ORDER BY id DESC',
-    )
-      .bind('ana@example.org')
-      .first<{ subject: string; body_text: string }>()
-    expect(mail?.subject).toBe(en.booking.mail_subject.replace('{{when}}', booking.when))
-    expect(mail?.body_text).toContain(booking.icsUrl)
+    const mail = await lastMail('ana@example.org')
+    expect(mail.subject).toBe(en.booking.mail_subject.replace('{{when}}', booking.when))
+    expect(mail.body_text).toContain(booking.icsUrl)
+    // the invitation travels with it
+    expect(mail.attachments.map((a) => a.mimeType)).toEqual(['text/calendar'])
+    expect(mail.attachments[0].content).toContain('BEGIN:VEVENT')
 
     const ics = await SELF.fetch(`https://example.com${booking.icsUrl}`)
     expect(ics.status).toBe(200)

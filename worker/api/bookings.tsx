@@ -1,11 +1,9 @@
 import { Hono } from 'hono'
 import { BookingSchema } from '../../client/schemas/booking'
 import { readAvailability } from '../booking/slots'
-import { addBooking } from '../db/bookings'
 import type { AppEnv } from '../env'
-import { queueMail } from '../mail/send'
 import { formGuard } from '../middleware/form-guard'
-import { currentSlots, describeSlot, icsPath } from '../services/bookings'
+import { book, currentSlots, describeSlot, icsPath } from '../services/bookings'
 import { formResult, isBot, parse, store } from './forms'
 
 /** The built-in booking page's API: free slots, booking one, its calendar invitation. */
@@ -55,7 +53,7 @@ bookings.post('/', ...formGuard(), async (c) => {
   if (isBot(data)) return c.json({ error: t('booking.slot_taken'), slots: free.value.slots }, 409)
 
   const saved = await store(c, mode, () =>
-    addBooking(c.env.DB, {
+    book(c, {
       slotStart: slot,
       name: data.name,
       email: data.email,
@@ -76,14 +74,9 @@ bookings.post('/', ...formGuard(), async (c) => {
         })
   }
 
+  // the confirmation (with the invitation) and the agency's notice are in the outbox with it
   const booking = saved.value.booking
   const when = describeSlot(slot, c.var.lang, timeZone)
-  const ics = c.var.config.siteUrl + icsPath(booking.token)
-  queueMail(c, {
-    to: booking.email,
-    subject: t('booking.mail_subject', { when }),
-    text: t('booking.mail_body', { name: booking.name, when, zone: timeZone, ics }),
-  })
   const answer = { start: slot, when, timeZone, icsUrl: icsPath(booking.token) }
   if (mode === 'json') return c.json({ booking: answer })
   return formResult(

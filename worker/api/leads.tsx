@@ -6,10 +6,9 @@ import {
   NewsletterSchema,
 } from '../../client/schemas/leads'
 import { findService } from '../data/services'
-import { addContactMessage, addGuideRequest, addSubscriber } from '../db/leads'
 import type { AppEnv } from '../env'
 import { formGuard } from '../middleware/form-guard'
-import { queueMail } from '../mail/send'
+import { requestGuide, sendContactMessage, subscribe } from '../services/leads'
 import { guideUrl } from '../data/guides'
 import { formResult, isBot, parse, store } from './forms'
 
@@ -18,9 +17,6 @@ import { formResult, isBot, parse, store } from './forms'
  * forms posted without JavaScript (urlencoded) get a page saying what happened.
  */
 export const leads = new Hono<AppEnv>()
-
-/** The guide the welcome popup's "Digital Marketing Starter Guide" e-mail links to. */
-const STARTER_GUIDE = 'invisible-business-mistakes'
 
 // Each lead route carries its own guard: a `use()` here would also run on every other /api route.
 const guard = formGuard()
@@ -31,19 +27,11 @@ leads.post('/email-signup', ...guard, async (c) => {
   const { name, email, source } = parsed.data
   // Bots get the answer a person would, and nothing is stored.
   if (isBot(parsed.data)) return c.json({ alreadySubscribed: false })
+  // The popup promises the starter guide by e-mail: a new subscriber gets it (services/leads.ts).
   const saved = await store(c, 'json', () =>
-    addSubscriber(c.env.DB, { email, name, source, form: 'welcome_popup', language: c.var.lang }),
+    subscribe(c, { email, name, source, form: 'welcome_popup', language: c.var.lang }),
   )
   if (!saved.ok) return saved.res
-  // The popup promises the starter guide by e-mail: a new subscriber gets it.
-  if (!saved.value.alreadySubscribed) {
-    const { t, lang, config } = c.var
-    queueMail(c, {
-      to: email,
-      subject: t('mail.welcome_subject'),
-      text: t('mail.welcome_body', { name, link: config.siteUrl + guideUrl(STARTER_GUIDE, lang) }),
-    })
-  }
   return c.json(saved.value)
 })
 
@@ -54,7 +42,7 @@ leads.post('/newsletter', ...guard, async (c) => {
   let result = { alreadySubscribed: false }
   if (!isBot(data)) {
     const saved = await store(c, mode, () =>
-      addSubscriber(c.env.DB, {
+      subscribe(c, {
         email: data.email,
         name: null,
         source: 'website',
@@ -84,7 +72,8 @@ leads.post('/guide-requests', ...guard, async (c) => {
   let result = { alreadySubscribed: false }
   if (!isBot(data)) {
     const saved = await store(c, mode, () =>
-      addGuideRequest(c.env.DB, {
+      // "… has been sent to your email" (SPEC §8): the guide is in the outbox with the request
+      requestGuide(c, {
         email: data.email,
         name: data.name,
         guide: data.guide,
@@ -97,18 +86,6 @@ leads.post('/guide-requests', ...guard, async (c) => {
   const downloadUrl = guideUrl(data.guide, c.var.lang, true)
   const t = c.var.t
   const title = t(`guides.${data.guide}.title`)
-  // "… has been sent to your email" (SPEC §8): it is, as well as downloaded now.
-  if (!isBot(data))
-    queueMail(c, {
-      to: data.email,
-      subject: t('mail.guide_subject', { title }),
-      text: t('mail.guide_body', {
-        name: data.name,
-        title,
-        link: c.var.config.siteUrl + guideUrl(data.guide, c.var.lang),
-        booking: c.var.config.siteUrl + '/book',
-      }),
-    })
   if (mode === 'json') return c.json({ ...result, downloadUrl })
   return formResult(c, 200, t('notices.download_title'), t('notices.download_text', { title }), {
     href: downloadUrl,
@@ -130,7 +107,7 @@ leads.post('/contact', ...guard, async (c) => {
   if (!isBot(data)) {
     const { website: _honeypot, ...message } = data
     const saved = await store(c, mode, () =>
-      addContactMessage(c.env.DB, { ...message, language: c.var.lang }),
+      sendContactMessage(c, { ...message, language: c.var.lang }),
     )
     if (!saved.ok) return saved.res
   }

@@ -226,13 +226,31 @@ export async function sha256Hex(text: string) {
 const linkToken = () => randomToken() + randomToken()
 
 /** A new one-time token for the user; the caller e-mails it, D1 keeps only its hash. */
-export async function createOneTimeToken(db: D1Database, userId: string, type: 'recovery') {
+/**
+ * What else a new token or code needs in its batch (a PKCE flow), ending with the e-mail that
+ * carries it: all of it or none.
+ */
+export type MailOf = (secret: { token: string; code?: string }) => Promise<D1PreparedStatement[]>
+
+/** The outbox ids a batch's trailing mail statement inserted. */
+const mailIds = (results: D1Result[], mail: unknown) =>
+  mail ? ((results.at(-1)?.results ?? []) as { id: number }[]).map((r) => r.id) : []
+
+export async function createOneTimeToken(
+  db: D1Database,
+  userId: string,
+  type: 'recovery' | 'signup',
+  mail?: MailOf,
+) {
   const token = linkToken()
-  await db
-    .prepare('INSERT INTO auth_one_time_tokens (token_hash, user_id, type) VALUES (?, ?, ?)')
-    .bind(await sha256Hex(token), userId, type)
-    .run()
-  return token
+  const statements = [
+    db
+      .prepare('INSERT INTO auth_one_time_tokens (token_hash, user_id, type) VALUES (?, ?, ?)')
+      .bind(await sha256Hex(token), userId, type),
+  ]
+  if (mail) statements.push(...(await mail({ token })))
+  const results = await db.batch(statements)
+  return { token, mailIds: mailIds(results, mail) }
 }
 
 /**
@@ -405,10 +423,11 @@ export async function createOneTimeCode(
   db: D1Database,
   userId: string,
   type: 'magiclink' | 'reauthentication',
+  mail?: MailOf,
 ) {
   const token = linkToken()
   const code = sixDigitCode()
-  await db.batch([
+  const statements = [
     db
       .prepare(
         `UPDATE auth_one_time_tokens SET used_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
@@ -420,8 +439,10 @@ export async function createOneTimeCode(
         'INSERT INTO auth_one_time_tokens (token_hash, user_id, type, code_hash) VALUES (?, ?, ?, ?)',
       )
       .bind(await sha256Hex(token), userId, type, await codeHash(userId, code)),
-  ])
-  return { token, code }
+  ]
+  if (mail) statements.push(...(await mail({ token, code })))
+  const results = await db.batch(statements)
+  return { token, code, mailIds: mailIds(results, mail) }
 }
 
 /**
@@ -482,7 +503,8 @@ export interface FlowStateRow {
 }
 
 /** A PKCE flow for the e-mail whose one-time token is `token`; its auth code, to e-mail. */
-export async function createFlowState(
+/** A PKCE flow for a new one-time token: its auth code, and the INSERT for the token's batch. */
+export async function flowStateInsert(
   db: D1Database,
   f: {
     userId: string
@@ -493,7 +515,7 @@ export async function createFlowState(
   },
 ) {
   const code = crypto.randomUUID()
-  await db
+  const insert = db
     .prepare(
       `INSERT INTO auth_flow_state
          (id, auth_code_hash, user_id, token_hash, code_challenge, code_challenge_method, authentication_method)
@@ -508,8 +530,7 @@ export async function createFlowState(
       f.method,
       f.kind,
     )
-    .run()
-  return code
+  return { code, insert }
 }
 
 /** The flow of an auth code, or null. */

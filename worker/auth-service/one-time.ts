@@ -15,7 +15,7 @@ import {
   type UserRow,
 } from './db'
 import type { AppEnv } from '../env'
-import { queueMail } from '../mail/send'
+import { enqueue, mailRow, writerOf } from '../mail/enqueue'
 import {
   authenticate,
   authError,
@@ -127,16 +127,20 @@ oneTimeRoutes.post('/recover', async (c) => {
   const user = await findUserByEmail(c.env.DB, email.output)
   // The same answer whether or not the account exists: nobody learns who has one.
   if (user) {
-    const token = await createOneTimeToken(c.env.DB, user.id, 'recovery')
-    const link = pkce
-      ? await flowLink(c, pkce, { userId: user.id, token, kind: 'recovery' })
-      : resetLink(c, token)
-    const t = c.var.t
-    queueMail(c, {
-      to: user.email,
-      subject: t('auth.recovery_subject'),
-      text: t('auth.recovery_body', { link }),
-    })
+    const { mailIds } = await createOneTimeToken(
+      c.env.DB,
+      user.id,
+      'recovery',
+      async ({ token }) => {
+        const flow = pkce
+          ? await flowLink(c, pkce, { userId: user.id, token, kind: 'recovery' })
+          : null
+        const link = flow ? flow.link : resetLink(c, token)
+        const mail = await mailRow(writerOf(c), 'auth_recovery', user.email, { link })
+        return flow ? [flow.insert, mail] : [mail]
+      },
+    )
+    enqueue(c, mailIds)
   }
   return c.json({})
 })
@@ -182,17 +186,21 @@ oneTimeRoutes.post('/otp', async (c) => {
   }
   const wait = await cooldown(c, user.id, 'magiclink')
   if (wait) return wait
-  const { token, code } = await createOneTimeCode(c.env.DB, user.id, 'magiclink')
-  // with PKCE the link carries an auth code for the client that asked, not the token itself
-  const link = pkce
-    ? await flowLink(c, pkce, { userId: user.id, token, kind: 'magiclink' })
-    : confirmLink(c, token)
-  const t = c.var.t
-  queueMail(c, {
-    to: user.email,
-    subject: t('auth.magic_link_subject'),
-    text: t('auth.magic_link_body', { link, code }),
-  })
+  const { mailIds } = await createOneTimeCode(
+    c.env.DB,
+    user.id,
+    'magiclink',
+    async ({ token, code }) => {
+      // with PKCE the link carries an auth code for the client that asked, not the token itself
+      const flow = pkce
+        ? await flowLink(c, pkce, { userId: user.id, token, kind: 'magiclink' })
+        : null
+      const link = flow ? flow.link : confirmLink(c, token)
+      const mail = await mailRow(writerOf(c), 'auth_magic_link', user.email, { link, code: code! })
+      return flow ? [flow.insert, mail] : [mail]
+    },
+  )
+  enqueue(c, mailIds)
   return c.json({})
 })
 
@@ -278,13 +286,15 @@ oneTimeRoutes.get('/reauthenticate', async (c) => {
   if (!user) return userNotFound(c)
   const wait = await cooldown(c, user.id, 'reauthentication')
   if (wait) return wait
-  const { code } = await createOneTimeCode(c.env.DB, user.id, 'reauthentication')
-  const t = c.var.t
-  queueMail(c, {
-    to: user.email,
-    subject: t('auth.reauthentication_subject'),
-    text: t('auth.reauthentication_body', { code }),
-  })
+  const { mailIds } = await createOneTimeCode(
+    c.env.DB,
+    user.id,
+    'reauthentication',
+    async ({ code }) => [
+      await mailRow(writerOf(c), 'auth_reauthentication', user.email, { code: code! }),
+    ],
+  )
+  enqueue(c, mailIds)
   return c.json({})
 })
 

@@ -2,7 +2,7 @@ import type { Context } from 'hono'
 import * as v from 'valibot'
 import type { AppEnv } from '../env'
 import {
-  createFlowState,
+  flowStateInsert,
   createSession,
   findFlowState,
   findUser,
@@ -72,8 +72,8 @@ export async function flowLink(
   pkce: Pkce,
   f: { userId: string; token: string; kind: FlowStateRow['authentication_method'] },
 ) {
-  const code = await createFlowState(c.env.DB, { ...f, ...pkce })
-  return codeLink(c, code)
+  const { code, insert } = await flowStateInsert(c.env.DB, { ...f, ...pkce })
+  return { link: codeLink(c, code), insert }
 }
 
 const base64url = (bytes: ArrayBuffer) =>

@@ -8,3 +8,6 @@ export function guideUrl(slug: GuideSlug, lang: Lang, download = false) {
 
 export const isGuideSlug = (s: string): s is GuideSlug =>
   (GUIDE_SLUGS as readonly string[]).includes(s)
+
+/** The guide the welcome popup's "Digital Marketing Starter Guide" e-mail links to. */
+export const STARTER_GUIDE: GuideSlug = 'invisible-business-mistakes'

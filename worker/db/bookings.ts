@@ -21,24 +21,19 @@ export async function listBookedSlots(db: D1Database, fromIso: string): Promise<
 }
 
 /**
- * Books a slot. The UNIQUE slot_start column decides races: of two visitors booking one slot
- * at once, exactly one insert succeeds; the other learns the slot is taken.
+ * Books a slot (a statement, for one batch with its e-mails). The UNIQUE slot_start column
+ * decides races: of two visitors booking one slot at once, exactly one insert returns its row;
+ * the other learns the slot is taken.
  */
-export async function addBooking(
-  db: D1Database,
-  b: NewBooking,
-): Promise<{ booking: Booking } | { taken: true }> {
-  const token = crypto.randomUUID()
-  const row = await db
+export function insertBooking(db: D1Database, b: NewBooking & { token: string }) {
+  return db
     .prepare(
       `INSERT INTO bookings (slot_start, name, email, notes, time_zone, language, token)
        VALUES (?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (slot_start) DO NOTHING
        RETURNING id`,
     )
-    .bind(b.slotStart, b.name, b.email, b.notes || null, b.timeZone, b.language, token)
-    .first<{ id: number }>()
-  return row ? { booking: { ...b, id: row.id, token } } : { taken: true }
+    .bind(b.slotStart, b.name, b.email, b.notes || null, b.timeZone, b.language, b.token)
 }
 
 export async function findBooking(db: D1Database, token: string): Promise<Booking | null> {

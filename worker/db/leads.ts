@@ -2,6 +2,11 @@ import type * as v from 'valibot'
 import type { ContactSchema, GuideSlug } from '../../client/schemas/leads'
 import { insertRow } from './rows'
 
+/**
+ * The leads' INSERTs, as statements: services/leads.ts runs each in one D1 batch with the
+ * e-mail that confirms it (a batch is one transaction: both or neither).
+ */
+
 /** Version of the consent wording shown next to the signup forms; stored with each subscriber. */
 export const CONSENT_VERSION = '2026-11-01'
 
@@ -16,14 +21,11 @@ export interface NewSubscriber {
 }
 
 /**
- * Adds a subscriber unless the e-mail is already on the list; then nothing changes.
- * One statement, so concurrent signups of one address store exactly one row.
+ * Adds a subscriber unless the e-mail is already on the list; then nothing changes and it
+ * returns no row. One statement, so concurrent signups of one address store exactly one row.
  */
-export async function addSubscriber(
-  db: D1Database,
-  s: NewSubscriber,
-): Promise<{ alreadySubscribed: boolean }> {
-  const inserted = await db
+export function insertSubscriber(db: D1Database, s: NewSubscriber) {
+  return db
     .prepare(
       `INSERT INTO subscribers (email, name, source, signup_form, language, consent_version)
        VALUES (?, ?, ?, ?, ?, ?)
@@ -31,29 +33,17 @@ export async function addSubscriber(
        RETURNING id`,
     )
     .bind(s.email, s.name, s.source, s.form, s.language, CONSENT_VERSION)
-    .first<{ id: number }>()
-  return { alreadySubscribed: inserted === null }
 }
 
-export async function addGuideRequest(
-  db: D1Database,
-  r: { email: string; name: string; guide: GuideSlug; language: string },
-): Promise<{ alreadySubscribed: boolean }> {
-  // Both rows or neither: a batch is one transaction in D1.
-  const [subscriber] = await db.batch<{ id: number }>([
-    db
-      .prepare(
-        `INSERT INTO subscribers (email, name, source, signup_form, language, consent_version)
-         VALUES (?, ?, 'website', 'guide', ?, ?)
-         ON CONFLICT (email) DO NOTHING
-         RETURNING id`,
-      )
-      .bind(r.email, r.name, r.language, CONSENT_VERSION),
-    db
-      .prepare('INSERT INTO guide_requests (email, name, guide, language) VALUES (?, ?, ?, ?)')
-      .bind(r.email, r.name, r.guide, r.language),
-  ])
-  return { alreadySubscribed: subscriber.results.length === 0 }
+export interface NewGuideRequest {
+  email: string
+  name: string
+  guide: GuideSlug
+  language: string
+}
+
+export function insertGuideRequest(db: D1Database, r: NewGuideRequest) {
+  return insertRow(db, 'guide_requests', { ...r })
 }
 
 /** A contact message as stored: the validated form (less its honeypot) and the page language. */
@@ -61,10 +51,10 @@ export type ContactMessage = Omit<v.InferOutput<typeof ContactSchema>, 'website'
   language: string
 }
 
-export async function addContactMessage(db: D1Database, m: ContactMessage): Promise<void> {
-  await insertRow(db, 'contact_messages', {
+export function insertContactMessage(db: D1Database, m: ContactMessage) {
+  return insertRow(db, 'contact_messages', {
     ...m,
     company: m.company || null,
     budget: m.budget || null,
-  }).run()
+  })
 }

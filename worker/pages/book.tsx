@@ -79,7 +79,7 @@ export async function serveInvitation(c: Context<AppEnv>) {
   }
   if (!booking) return c.notFound()
   const day = formatInTimeZone(new Date(booking.slotStart), 'UTC', 'yyyy-MM-dd')
-  return c.body(invitationFor(c, booking), 200, {
+  return c.body(invitationFor(c.var, booking), 200, {
     'Content-Type': 'text/calendar; charset=utf-8',
     'Content-Disposition': `attachment; filename="consultation-${day}.ics"`,
     'Cache-Control': 'private, no-store',

@@ -3,25 +3,13 @@ import ContactForm from '../../client/islands/contact-form'
 import { BUDGETS } from '../../client/schemas/leads'
 import { errorTexts } from '../components/form-texts'
 import { PageHero } from '../components/page-parts'
-import { formatPrice, unbroken } from '../i18n/format'
+import { budgetLabel } from '../data/budgets'
+import { unbroken } from '../i18n/format'
 import { SERVICES } from '../data/services'
-import type { Lang } from '../../client/lib/languages'
 import { usePage } from '../render/context'
 
-/** The amounts in a budget choice, as money in the page's language ("1 000 $US", "1.000 $"). */
-const BUDGET_AMOUNTS: Record<(typeof BUDGETS)[number], Record<string, number>> = {
-  under_1k: { amount: 1000 },
-  '1k_5k': { from: 1000, to: 5000 },
-  '5k_15k': { from: 5000, to: 15000 },
-  over_15k: { amount: 15000 },
-}
-const budgetAmounts = (lang: Lang, budget: (typeof BUDGETS)[number]) =>
-  Object.fromEntries(
-    Object.entries(BUDGET_AMOUNTS[budget]).map(([k, n]) => [k, formatPrice(lang, n)]),
-  )
-
 export function ContactPage() {
-  const { t, lang, config } = usePage()
+  const { t, config } = usePage()
   return (
     <>
       <PageHero
@@ -111,7 +99,7 @@ export function ContactPage() {
               ]}
               budgets={BUDGETS.map((b) => ({
                 value: b,
-                label: t(`contact.budgets.${b}`, budgetAmounts(lang, b)),
+                label: budgetLabel(t, b),
               }))}
               notices={{
                 ...errorTexts(t),

@@ -1,5 +1,6 @@
 import { createExecutionContext, env, SELF, waitOnExecutionContext } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
+import { lastMail, outboxRows } from '../inbox'
 import de from '../../../locales/de.json'
 import en from '../../../locales/en.json'
 import app from '../../../worker/index'
@@ -395,21 +396,15 @@ describe('POST /api/contact', () => {
 })
 
 describe('e-mails the notices promise', () => {
-  const outbox = (to: string) =>
-    env.DB.prepare('SELECT subject, body_text FROM outbox WHERE to_address = ? ORDER BY id')
-      .bind(to)
-      .all<{ subject: string; body_text: string }>()
-      .then((r) => r.results)
-
   it('sends a new subscriber the starter guide, once', async () => {
     const email = unique()
     await post('/api/email-signup', { name: 'Ada', email, source: 'website' })
     await post('/api/email-signup', { name: 'Ada', email, source: 'website' })
-    const mails = await outbox(email)
-    expect(mails).toHaveLength(1)
-    expect(mails[0].subject).toBe(en.mail.welcome_subject)
-    expect(mails[0].body_text).toContain('Hello Ada,')
-    expect(mails[0].body_text).toContain(
+    expect(await outboxRows(email)).toHaveLength(1)
+    const mail = await lastMail(email)
+    expect(mail.subject).toBe(en.mail.welcome_subject)
+    expect(mail.body_text).toContain('Hello Ada,')
+    expect(mail.body_text).toContain(
       'https://example.com/guides/invisible-business-mistakes?lang=en',
     )
   })
@@ -421,7 +416,7 @@ describe('e-mails the notices promise', () => {
       { name: 'Hans', email, guide: 'social-media-growth-kit' },
       { 'Accept-Language': 'de' },
     )
-    const [mail] = await outbox(email)
+    const mail = await lastMail(email)
     expect(mail.subject).toContain('Social-Media')
     expect(mail.body_text).toContain('https://example.com/guides/social-media-growth-kit?lang=de')
   })

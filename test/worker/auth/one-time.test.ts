@@ -2,30 +2,13 @@ import { env } from 'cloudflare:test'
 import { decodeJwt } from 'jose'
 import { describe, expect, it } from 'vitest'
 import { api, client, SITE, unique as uniqueEmail } from './helpers'
+import { lastMail, outboxRows, type Mail } from '../inbox'
 import en from '../../../locales/en.json'
 
 const unique = () => uniqueEmail('otp')
 
 const post = (path: string, body: unknown) =>
   api(path, { method: 'POST', body: JSON.stringify(body) })
-
-type Mail = { subject: string; body_text: string }
-const mailsTo = async (to: string) =>
-  (
-    await env.DB.prepare('SELECT subject, body_text FROM outbox WHERE to_address = ? ORDER BY id')
-      .bind(to)
-      .all<Mail>()
-  ).results
-
-/** The newest e-mail to the address (sent after the answer, so it may take a moment). */
-async function lastMail(to: string, count = 1) {
-  for (let i = 0; i < 50; i++) {
-    const mails = await mailsTo(to)
-    if (mails.length >= count) return mails[mails.length - 1]
-    await new Promise((r) => setTimeout(r, 20))
-  }
-  throw new Error(`no e-mail to ${to}`)
-}
 
 /** The link and the six-digit code of an e-mail. */
 function linkAndCode(mail: Mail) {
@@ -131,7 +114,7 @@ describe('passwordless sign-in (POST /otp, POST /verify)', () => {
       error_code: 'otp_disabled',
       msg: 'Signups not allowed for otp',
     })
-    expect(await mailsTo(email)).toEqual([])
+    expect(await outboxRows(email)).toEqual([])
     // still no account: a password sign-in finds none
     const signIn = await client().auth.signInWithPassword({ email, password: 'whatever 123' })
     expect(signIn.error).toMatchObject({ code: 'invalid_credentials' })
@@ -146,7 +129,7 @@ describe('passwordless sign-in (POST /otp, POST /verify)', () => {
     const soon = await post('/otp', { email })
     expect(soon.status).toBe(429)
     expect(await soon.json()).toMatchObject({ code: 429, error_code: 'over_email_send_rate_limit' })
-    expect(await mailsTo(email)).toHaveLength(1)
+    expect(await outboxRows(email)).toHaveLength(1)
     for (const bad of [{}, { email: 'not an address' }, { email, create_user: 'yes' }])
       expect((await post('/otp', bad)).status).toBe(400)
   })
@@ -203,7 +186,7 @@ describe('POST /resend', () => {
     expect((await post('/resend', { type: 'signup', email: 'nope' })).status).toBe(400)
     expect((await post('/resend', { email })).status).toBe(400)
     expect((await api('/resend', { method: 'POST', body: 'not json' })).status).toBe(400)
-    expect(await mailsTo(email)).toEqual([])
+    expect(await outboxRows(email)).toEqual([])
   })
 })
 

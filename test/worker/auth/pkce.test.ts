@@ -2,6 +2,7 @@ import { env } from 'cloudflare:test'
 import { decodeJwt } from 'jose'
 import { describe, expect, it } from 'vitest'
 import { api, client, SITE, unique as uniqueEmail } from './helpers'
+import { mailsTo } from '../inbox'
 
 const unique = () => uniqueEmail('pkce')
 
@@ -9,19 +10,15 @@ const post = (path: string, body: unknown) =>
   api(path, { method: 'POST', body: JSON.stringify(body) })
 
 /** The link and six-digit code of the newest e-mail to the address (sent after the answer). */
-async function lastMail(to: string) {
-  for (let i = 0; i < 50; i++) {
-    const { results } = await env.DB.prepare(
-      'SELECT body_text FROM outbox WHERE to_address = ? ORDER BY id DESC LIMIT 1',
-    )
-      .bind(to)
-      .all<{ body_text: string }>()
-    const text = results[0]?.body_text
+async function lastMail(to: string, count = 1) {
+  for (let i = 0; i < 100; i++) {
+    const mails = await mailsTo(to)
+    const text = mails.length >= count ? mails.at(-1)?.body_text : undefined
     if (text) {
       const link = new URL(text.match(/https?:\/\/\S+/)![0])
       return { link, code: text.replace(link.href, '').match(/\b\d{6}\b/)?.[0] ?? '' }
     }
-    await new Promise((r) => setTimeout(r, 20))
+    await new Promise((r) => setTimeout(r, 100))
   }
   throw new Error(`no e-mail to ${to}`)
 }
@@ -178,7 +175,7 @@ describe('PKCE over HTTP (POST /otp, /recover with code_challenge; grant_type=pk
       code_challenge: second.challenge,
       code_challenge_method: 'S256',
     })
-    const mail = await lastMail(email)
+    const mail = await lastMail(email, 2)
     expect(mail.link.searchParams.get('code')).not.toBe(authCode)
     expect((await post('/verify', { type: 'email', email, token: mail.code })).status).toBe(200)
     expect((await exchange(mail.link.searchParams.get('code')!, second.verifier)).status).toBe(404)

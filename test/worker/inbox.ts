@@ -1,0 +1,64 @@
+import { env } from 'cloudflare:test'
+import PostalMime from 'postal-mime'
+
+/**
+ * The tests' view of the mail: the outbox rows a request wrote (at once, in its batch), and the
+ * messages the queue then delivered to the tests' mail catcher (maildev), parsed as a mail
+ * client would.
+ */
+
+export type Mail = {
+  subject: string
+  /** The plain-text part. */
+  body_text: string
+  html: string
+  replyTo?: string
+  attachments: { filename: string | null; mimeType: string; content: string }[]
+}
+
+/** The outbox rows of every e-mail written to the address, oldest first. */
+export const outboxRows = async (to: string) =>
+  (
+    await env.DB.prepare(
+      'SELECT id, kind, status, subject, category FROM mail_outbox WHERE to_address = ? ORDER BY id',
+    )
+      .bind(to)
+      .all<{ id: number; kind: string; status: string; subject: string; category: string }>()
+  ).results
+
+/** Every message delivered to the address so far, oldest first. */
+export async function mailsTo(to: string): Promise<Mail[]> {
+  const list = (await (await fetch(`${env.MAIL_CATCHER_URL}/api/email`)).json()) as {
+    id: string
+    to: { address: string }[]
+  }[]
+  const mine = list.filter((m) => m.to.some((t) => t.address.toLowerCase() === to.toLowerCase()))
+  return Promise.all(
+    mine.map(async ({ id }) => {
+      const raw = await (await fetch(`${env.MAIL_CATCHER_URL}/api/email/${id}/source`)).text()
+      const m = await PostalMime.parse(raw, { attachmentEncoding: 'utf8' })
+      return {
+        subject: m.subject ?? '',
+        body_text: m.text ?? '',
+        html: m.html ?? '',
+        replyTo: m.replyTo?.[0]?.address,
+        attachments: m.attachments.map((a) => ({
+          filename: a.filename,
+          mimeType: a.mimeType,
+          content: String(a.content),
+        })),
+      }
+    }),
+  )
+}
+
+/** The newest message to the address, once at least `count` have arrived (up to 10 s). */
+export async function lastMail(to: string, count = 1): Promise<Mail> {
+  const deadline = Date.now() + 10_000
+  while (Date.now() < deadline) {
+    const mails = await mailsTo(to)
+    if (mails.length >= count) return mails[mails.length - 1]
+    await new Promise((r) => setTimeout(r, 100))
+  }
+  throw new Error(`fewer than ${count} e-mails to ${to} arrived`)
+}

@@ -1,0 +1,71 @@
+import { env } from 'cloudflare:test'
+import PostalMime from 'postal-mime'
+import type { OutboxRow } from '../../../worker/db/outbox'
+
+/** What the tests' mail catcher holds (maildev's API), newest last. */
+export async function caught(): Promise<
+  { id: string; subject: string; to: { address: string }[]; headers: Record<string, string> }[]
+> {
+  return (await fetch(`${env.MAIL_CATCHER_URL}/api/email`)).json()
+}
+
+/** The delivered message to `to` whose subject matches, parsed as a mail client would. */
+export async function delivered(to: string, subject?: RegExp, timeoutMs = 10_000) {
+  const deadline = Date.now() + timeoutMs
+  while (Date.now() < deadline) {
+    const found = (await caught())
+      .filter((m) => m.to.some((t) => t.address === to) && (!subject || subject.test(m.subject)))
+      .at(-1)
+    if (found) {
+      const raw = await (await fetch(`${env.MAIL_CATCHER_URL}/api/email/${found.id}/source`)).text()
+      return PostalMime.parse(raw)
+    }
+    await new Promise((r) => setTimeout(r, 100))
+  }
+  throw new Error(`no e-mail to ${to} ${subject ?? ''}`)
+}
+
+export const outboxOf = async (to: string) =>
+  (
+    await env.DB.prepare('SELECT * FROM mail_outbox WHERE to_address = ? ORDER BY id')
+      .bind(to)
+      .all<OutboxRow>()
+  ).results
+
+/** Waits until every e-mail to `to` has left `queued`/`sending`. */
+export async function settled(to: string, timeoutMs = 10_000) {
+  const deadline = Date.now() + timeoutMs
+  while (Date.now() < deadline) {
+    const rows = await outboxOf(to)
+    if (rows.length && rows.every((r) => r.status !== 'queued' && r.status !== 'sending'))
+      return rows
+    await new Promise((r) => setTimeout(r, 100))
+  }
+  return outboxOf(to)
+}
+
+/** An outbox row written as the site writes them, not on the queue: for delivery tests. */
+export async function queuedRow(
+  fields: Partial<Omit<OutboxRow, 'data'>> & { kind: string; data: unknown },
+) {
+  const row = await env.DB.prepare(
+    `INSERT INTO mail_outbox (kind, data, category, language, to_address, site_url, subject)
+     VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+  )
+    .bind(
+      fields.kind,
+      JSON.stringify(fields.data),
+      fields.category ?? 'transactional',
+      fields.language ?? 'en',
+      fields.to_address ?? `deliver-${crypto.randomUUID().slice(0, 8)}@example.org`,
+      fields.site_url ?? 'https://example.com',
+      fields.subject ?? 'subject',
+    )
+    .first<{ id: number }>()
+  return row!.id
+}
+
+export const rowById = (id: number) =>
+  env.DB.prepare('SELECT * FROM mail_outbox WHERE id = ?').bind(id).first<OutboxRow>()
+
+export const unique = (prefix: string) => `${prefix}-${crypto.randomUUID().slice(0, 8)}@example.org`

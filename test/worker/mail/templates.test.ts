@@ -1,0 +1,123 @@
+import { env } from 'cloudflare:test'
+import ICAL from 'ical.js'
+import { describe, expect, it } from 'vitest'
+import ar from '../../../locales/ar.json'
+import en from '../../../locales/en.json'
+import type { OutboxRow } from '../../../worker/db/outbox'
+import { renderMail } from '../../../worker/mail/render'
+import { TEMPLATES, type MailKind } from '../../../worker/mail/templates'
+
+// Every kind of e-mail, in English and Arabic: subject, text, HTML, headers, attachment.
+
+const booked = {
+  name: 'Ada Lovelace',
+  email: 'ada@example.org',
+  slotStart: '2026-12-01T10:00:00.000Z',
+  timeZone: 'Europe/London',
+  token: '3f0c2b1e-1111-4c4c-9a9a-123456789abc',
+  notes: 'About our Shopify store',
+  language: 'en',
+}
+
+const SAMPLES: Record<MailKind, unknown> = {
+  welcome: { name: 'Ada' },
+  guide: { name: 'Ada', guide: 'social-media-growth-kit' },
+  booking_confirmation: booked,
+  agency_booking: booked,
+  agency_contact: {
+    name: 'Ada Lovelace',
+    email: 'ada@example.org',
+    company: 'Analytical Engines',
+    service: 'amazon',
+    budget: '1k_5k',
+    message: 'We sell on Amazon.\nCan you help <b>us</b>?',
+    language: 'en',
+  },
+  agency_digest: { since: '2000-01-01T00:00:00.000Z', until: '2100-01-01T00:00:00.000Z' },
+  auth_recovery: { link: 'https://example.com/auth/reset?token=abc' },
+  auth_magic_link: { link: 'https://example.com/auth/confirm?token_hash=abc', code: '123456' },
+  auth_reauthentication: { code: '654321' },
+  auth_confirm_signup: { link: 'https://example.com/auth/confirm?token_hash=def&type=signup' },
+}
+
+const row = (kind: MailKind, language: 'en' | 'ar'): OutboxRow => ({
+  id: 42,
+  kind,
+  data: JSON.stringify(SAMPLES[kind]),
+  category: TEMPLATES[kind].category,
+  language,
+  to_address: 'reader@example.org',
+  site_url: 'https://example.com',
+  subject: '',
+  body_text: null,
+  status: 'sending',
+  attempts: 1,
+  provider: null,
+  provider_message_id: null,
+  last_error: null,
+  created_at: '',
+  updated_at: '',
+  sent_at: null,
+})
+
+const KINDS = Object.keys(TEMPLATES) as MailKind[]
+
+describe.each([
+  ['en', en],
+  ['ar', ar],
+] as const)('every e-mail in %s', (lang, dict) => {
+  it.each(KINDS)(
+    '%s: subject, text and HTML in the language, with the agency signature',
+    async (kind) => {
+      const m = await renderMail(env, row(kind, lang))
+      expect(m.subject.length).toBeGreaterThan(5)
+      expect(m.subject).not.toMatch(/\{\{|mail\.|auth\./)
+      expect(m.text).toContain(env.AGENCY_ADDRESS)
+      expect(m.text).toContain('https://example.com')
+      expect(m.html).toContain(`<html lang="${lang}" dir="${lang === 'ar' ? 'rtl' : 'ltr'}"`)
+      expect(m.html).toContain(env.AGENCY_ADDRESS)
+      expect(m.from).toBe(env.MAIL_FROM)
+      expect(m.to).toBe('reader@example.org')
+    },
+  )
+
+  it('says what each reader needs, in their words', async () => {
+    const welcome = await renderMail(env, row('welcome', lang))
+    expect(welcome.subject).toBe(dict.mail.welcome_subject)
+    expect(welcome.text).toContain(dict.mail.welcome_intro)
+    expect(welcome.text).toContain(
+      `https://example.com/guides/invisible-business-mistakes?lang=${lang}`,
+    )
+    expect(welcome.html).toContain(dict.mail.welcome_action)
+
+    const code = await renderMail(env, row('auth_magic_link', lang))
+    expect(code.subject).toBe(dict.auth.magic_link_subject)
+    expect(code.text).toContain('123456')
+    expect(code.html).toContain('https://example.com/auth/confirm?token_hash=abc')
+  })
+
+  it('attaches the booking invitation: 30 minutes at the booked time', async () => {
+    for (const kind of ['booking_confirmation', 'agency_booking'] as const) {
+      const m = await renderMail(env, row(kind, lang))
+      expect(m.attachments).toHaveLength(1)
+      const [ics] = m.attachments
+      expect(ics.filename).toMatch(/\.ics$/)
+      expect(ics.contentType).toMatch(/^text\/calendar/)
+      const event = new ICAL.Event(
+        new ICAL.Component(ICAL.parse(ics.content)).getFirstSubcomponent('vevent')!,
+      )
+      expect(event.startDate.toJSDate().toISOString()).toBe(booked.slotStart)
+      expect(event.duration.toSeconds()).toBe(30 * 60)
+      expect(event.uid).toBe(`booking-${booked.token}@example.com`)
+    }
+  })
+
+  it('sends the agency the whole message, escaped, with Reply-To the visitor', async () => {
+    const m = await renderMail(env, row('agency_contact', lang))
+    expect(m.replyTo).toBe('ada@example.org')
+    expect(m.text).toContain('> Can you help <b>us</b>?')
+    expect(m.html).toContain('Can you help &lt;b&gt;us&lt;/b&gt;?')
+    expect(m.html).not.toContain('<b>us</b>')
+    expect(m.text).toContain('Analytical Engines')
+  })
+})

@@ -1,0 +1,183 @@
+import type { MailCategory } from '../mail/letter'
+
+/** One e-mail of the outbox (migrations/0009_rebuild_outbox_for_delivery.sql). */
+export interface OutboxRow {
+  id: number
+  kind: string
+  data: string
+  category: MailCategory
+  language: string
+  to_address: string
+  site_url: string
+  subject: string
+  body_text: string | null
+  status: 'queued' | 'sending' | 'sent' | 'failed' | 'suppressed'
+  attempts: number
+  provider: string | null
+  provider_message_id: string | null
+  last_error: string | null
+  created_at: string
+  updated_at: string
+  sent_at: string | null
+}
+
+export interface NewMail {
+  kind: string
+  data: unknown
+  category: MailCategory
+  language: string
+  to: string
+  siteUrl: string
+  subject: string
+}
+
+const now = () => new Date().toISOString()
+
+/**
+ * The INSERT of one e-mail, for the same D1 batch as the row it confirms (a batch is one
+ * transaction: both or neither). `onlyIfInserted`: only when the statement before it in the
+ * batch changed a row (a subscriber new to the list), so a repeat sign-up sends nothing.
+ */
+export function insertMail(db: D1Database, mail: NewMail, onlyIfInserted = false) {
+  return db
+    .prepare(
+      `INSERT INTO mail_outbox (kind, data, category, language, to_address, site_url, subject)
+       SELECT ?, ?, ?, ?, ?, ?, ? ${onlyIfInserted ? 'WHERE changes() > 0' : ''}
+       RETURNING id`,
+    )
+    .bind(
+      mail.kind,
+      JSON.stringify(mail.data),
+      mail.category,
+      mail.language,
+      mail.to,
+      mail.siteUrl,
+      mail.subject,
+    )
+}
+
+/** Takes a queued e-mail for sending; null when another delivery has it, or it is done. */
+export function claimMail(db: D1Database, id: number) {
+  return db
+    .prepare(
+      `UPDATE mail_outbox SET status = 'sending', attempts = attempts + 1, updated_at = ?
+       WHERE id = ? AND status = 'queued' RETURNING *`,
+    )
+    .bind(now(), id)
+    .first<OutboxRow>()
+}
+
+/** `forget`: the row's data held a one-time secret, and is emptied now that it is done with. */
+export async function markSent(
+  db: D1Database,
+  id: number,
+  provider: string,
+  messageId: string,
+  forget = false,
+) {
+  const at = now()
+  await db
+    .prepare(
+      `UPDATE mail_outbox SET status = 'sent', provider = ?, provider_message_id = ?,
+       last_error = NULL, sent_at = ?, updated_at = ?, data = CASE WHEN ? THEN '{}' ELSE data END
+       WHERE id = ?`,
+    )
+    .bind(provider, messageId, at, at, forget ? 1 : 0, id)
+    .run()
+}
+
+/** Back in the queue after a failure that may pass (a 5xx, a 429, a time-out). */
+export async function markRetry(db: D1Database, id: number, provider: string, error: string) {
+  await db
+    .prepare(
+      `UPDATE mail_outbox SET status = 'queued', provider = ?, last_error = ?, updated_at = ?
+       WHERE id = ? AND status = 'sending'`,
+    )
+    .bind(provider, error.slice(0, 500), now(), id)
+    .run()
+}
+
+export async function markFailed(db: D1Database, id: number, error: string, forget = false) {
+  await db
+    .prepare(
+      `UPDATE mail_outbox SET status = 'failed', last_error = ?, updated_at = ?,
+       data = CASE WHEN ? THEN '{}' ELSE data END
+       WHERE id = ? AND status IN ('queued', 'sending')`,
+    )
+    .bind(error.slice(0, 500), now(), forget ? 1 : 0, id)
+    .run()
+}
+
+export async function markSuppressed(db: D1Database, id: number) {
+  await db
+    .prepare(
+      `UPDATE mail_outbox SET status = 'suppressed', updated_at = ? WHERE id = ? AND status = 'sending'`,
+    )
+    .bind(now(), id)
+    .run()
+}
+
+/**
+ * E-mails left behind: queued longer than `queuedBefore` (their queue message was lost) or
+ * stuck sending since `sendingBefore` (a delivery that died). Stuck ones are queued again;
+ * the ids of all of them go back on the queue.
+ */
+export async function staleMail(db: D1Database, queuedBefore: string, sendingBefore: string) {
+  const [stuck, stale] = await db.batch<{ id: number }>([
+    db
+      .prepare(
+        `UPDATE mail_outbox SET status = 'queued', updated_at = ?
+         WHERE status = 'sending' AND updated_at < ? RETURNING id`,
+      )
+      .bind(now(), sendingBefore),
+    db
+      .prepare(
+        `SELECT id FROM mail_outbox
+         WHERE status = 'queued' AND updated_at < ?
+         ORDER BY id LIMIT 500`,
+      )
+      .bind(queuedBefore),
+  ])
+  return [...stuck.results, ...stale.results].map((r) => r.id)
+}
+
+export async function isSuppressed(db: D1Database, emailHash: string) {
+  return (
+    (await db
+      .prepare('SELECT 1 AS hit FROM mail_suppressions WHERE email_hash = ?')
+      .bind(emailHash)
+      .first()) !== null
+  )
+}
+
+export async function suppress(
+  db: D1Database,
+  emailHash: string,
+  reason: 'bounce' | 'complaint' | 'unsubscribe' | 'erasure',
+) {
+  await db
+    .prepare(
+      'INSERT INTO mail_suppressions (email_hash, reason) VALUES (?, ?) ON CONFLICT DO NOTHING',
+    )
+    .bind(emailHash, reason)
+    .run()
+}
+
+/** The most recent e-mail of a kind (the daily digest starts where the last one ended). */
+export function lastMailOf(db: D1Database, kind: string) {
+  return db
+    .prepare('SELECT * FROM mail_outbox WHERE kind = ? ORDER BY id DESC LIMIT 1')
+    .bind(kind)
+    .first<OutboxRow>()
+}
+
+/** A sent e-mail the provider reports bounced or complained of. */
+export async function markBounced(db: D1Database, providerMessageId: string, error: string) {
+  await db
+    .prepare(
+      `UPDATE mail_outbox SET status = 'failed', last_error = ?, updated_at = ?
+       WHERE provider_message_id = ?`,
+    )
+    .bind(error, now(), providerMessageId)
+    .run()
+}

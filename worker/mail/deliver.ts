@@ -1,0 +1,71 @@
+import {
+  claimMail,
+  isSuppressed,
+  markFailed,
+  markRetry,
+  markSent,
+  markSuppressed,
+} from '../db/outbox'
+import type { Bindings } from '../env'
+import { mailProvider } from './providers'
+import { errorText } from './providers/provider'
+import { renderMail } from './render'
+import { isMailKind, TEMPLATES } from './templates'
+
+/** Attempts per e-mail (the queue's max_retries + 1 in wrangler.toml). */
+export const MAX_ATTEMPTS = 7
+
+/** 30 s, 1, 2, 4, 8 min, capped at 10: a provider's bad minute passes, a bad hour is retried. */
+export const retryDelay = (attempt: number) => Math.min(30 * 2 ** (attempt - 1), 600)
+
+/** The key under which an address is suppressed: SHA-256 of it, lower-cased (hex). */
+export async function emailHash(address: string) {
+  const digest = await crypto.subtle.digest(
+    'SHA-256',
+    new TextEncoder().encode(address.trim().toLowerCase()),
+  )
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('')
+}
+
+export type Delivery = { done: true } | { retryIn: number }
+
+/**
+ * Delivers one outbox e-mail, once: it is claimed (queued → sending) before anything is sent,
+ * so a second delivery of the same queue message finds nothing to do; the result is recorded.
+ */
+export async function deliver(env: Bindings, id: number, attempt: number): Promise<Delivery> {
+  const row = await claimMail(env.DB, id)
+  if (!row) return { done: true }
+  const secret = isMailKind(row.kind) && TEMPLATES[row.kind].secret === true
+  try {
+    if (
+      row.category === 'marketing' &&
+      (await isSuppressed(env.DB, await emailHash(row.to_address)))
+    ) {
+      await markSuppressed(env.DB, id)
+      return { done: true }
+    }
+    const message = await renderMail(env, row)
+    const provider = mailProvider(env)
+    const result = await provider.send(message)
+    if (result.ok) {
+      await markSent(env.DB, id, provider.name, result.messageId, secret)
+      return { done: true }
+    }
+    if (result.retry && attempt < MAX_ATTEMPTS) {
+      await markRetry(env.DB, id, provider.name, result.error)
+      return { retryIn: retryDelay(attempt) }
+    }
+    await markFailed(env.DB, id, `${result.error} (attempt ${attempt})`, secret)
+    return { done: true }
+  } catch (err) {
+    // a template or the database failed us: not the provider's doing, but it may pass
+    const error = errorText(err)
+    if (attempt < MAX_ATTEMPTS) {
+      await markRetry(env.DB, id, 'none', error)
+      return { retryIn: retryDelay(attempt) }
+    }
+    await markFailed(env.DB, id, error, secret)
+    return { done: true }
+  }
+}

@@ -1,0 +1,50 @@
+import type { Lang } from '../../client/lib/languages'
+
+/**
+ * A mail is data until the last step. A template turns its kind's data into a Letter (wording
+ * only); layout.tsx turns a Letter into text and HTML; a provider turns the result into MIME or
+ * an API call; the outbox records what happened.
+ */
+
+/** Who reads it and why: marketing mail obeys the suppression list and carries List-Unsubscribe. */
+export type MailCategory = 'transactional' | 'marketing' | 'agency'
+
+export interface Attachment {
+  filename: string
+  contentType: string
+  /** Text content (an .ics); providers encode it as they need. */
+  content: string
+}
+
+export interface Letter {
+  subject: string
+  /** The line mail clients show after the subject. */
+  preview: string
+  greeting?: string
+  paragraphs: string[]
+  /** A code to type, shown large (one-time codes). */
+  code?: string
+  action?: { label: string; url: string }
+  /** Label/value rows (a contact message, a booking). */
+  details?: [string, string][]
+  /** Free text quoted as it was written (the visitor's message). */
+  quote?: string
+  closing?: string
+  attachments?: Attachment[]
+  replyTo?: string
+}
+
+/** A rendered message, ready for any provider. */
+export interface MailMessage {
+  from: string
+  to: string
+  replyTo?: string
+  subject: string
+  text: string
+  html: string
+  headers: Record<string, string>
+  attachments: Attachment[]
+  /** The outbox id: the provider's idempotency key and the Message-ID's left part. */
+  id: number
+  language: Lang
+}

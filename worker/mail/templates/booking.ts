@@ -1,0 +1,66 @@
+import { describeSlot, icsPath, invitationFor } from '../../services/bookings'
+import type { MailContext, MailTemplate } from './context'
+
+/** A booked consultation, as the confirmation and the agency's notice both need it. */
+export interface BookedCall {
+  name: string
+  email: string
+  slotStart: string
+  timeZone: string
+  token: string
+  notes?: string
+  language: string
+}
+
+const attachment = (ctx: MailContext, b: BookedCall) => ({
+  filename: 'consultation.ics',
+  contentType: 'text/calendar; charset=utf-8; method=PUBLISH',
+  content: invitationFor(ctx, b),
+})
+
+/** The visitor's confirmation, with the invitation attached. */
+export const bookingConfirmation: MailTemplate<BookedCall> = {
+  category: 'transactional',
+  letter: (ctx, b) => {
+    const { t, lang, config } = ctx
+    const when = describeSlot(b.slotStart, lang, b.timeZone)
+    return {
+      subject: t('booking.mail_subject', { when }),
+      preview: t('mail.booking_intro'),
+      greeting: t('mail.greeting', { name: b.name }),
+      paragraphs: [t('mail.booking_intro'), t('mail.booking_calendar')],
+      details: [
+        [t('mail.label_when'), when],
+        [t('mail.label_zone'), b.timeZone.replace(/_/g, ' ')],
+      ],
+      action: { label: t('mail.booking_action'), url: config.siteUrl + icsPath(b.token) },
+      closing: `${t('mail.booking_outro')}\n\n${t('mail.signoff')}`,
+      attachments: [attachment(ctx, b)],
+      replyTo: config.email,
+    }
+  },
+}
+
+/** The agency's notice of the same booking; a reply goes to the visitor. */
+export const agencyBooking: MailTemplate<BookedCall> = {
+  category: 'agency',
+  letter: (ctx, b) => {
+    const { t, lang } = ctx
+    const when = describeSlot(b.slotStart, lang, b.timeZone)
+    return {
+      subject: t('mail.agency_booking_subject', { name: b.name, when }),
+      preview: t('mail.agency_booking_intro'),
+      paragraphs: [t('mail.agency_booking_intro')],
+      details: [
+        [t('mail.label_name'), b.name],
+        [t('mail.label_email'), b.email],
+        [t('mail.label_when'), when],
+        [t('mail.label_zone'), b.timeZone],
+        [t('mail.label_language'), b.language],
+      ],
+      quote: b.notes || undefined,
+      attachments: [attachment(ctx, b)],
+      replyTo: b.email,
+    }
+  },
+}

@@ -1,0 +1,23 @@
+import type { Lang } from '../../../client/lib/languages'
+import type { SiteConfig } from '../../config'
+import type { Translator } from '../../i18n/translator'
+import type { Letter, MailCategory } from '../letter'
+
+/** What a template may read: the recipient's language, the site's settings and strings. */
+export interface MailContext {
+  t: Translator
+  lang: Lang
+  config: SiteConfig
+  db: D1Database
+}
+
+/** One kind of e-mail: its audience and its wording; never how it is sent. */
+export interface MailTemplate<Data> {
+  category: MailCategory
+  /**
+   * The data holds a one-time link or code: the outbox forgets it once the e-mail is sent or
+   * given up (the auth tables keep only hashes, and so should the outbox).
+   */
+  secret?: boolean
+  letter(ctx: MailContext, data: Data): Letter | Promise<Letter>
+}

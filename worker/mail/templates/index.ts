@@ -1,0 +1,26 @@
+import { authConfirmSignup, authMagicLink, authReauthentication, authRecovery } from './auth'
+import { agencyBooking, bookingConfirmation } from './booking'
+import { agencyContact } from './contact'
+import type { MailTemplate } from './context'
+import { agencyDigest } from './digest'
+import { guide } from './guide'
+import { welcome } from './welcome'
+
+/** Every kind of e-mail the site sends, by the name the outbox stores. */
+export const TEMPLATES = {
+  welcome,
+  guide,
+  booking_confirmation: bookingConfirmation,
+  agency_booking: agencyBooking,
+  agency_contact: agencyContact,
+  agency_digest: agencyDigest,
+  auth_recovery: authRecovery,
+  auth_magic_link: authMagicLink,
+  auth_reauthentication: authReauthentication,
+  auth_confirm_signup: authConfirmSignup,
+} satisfies Record<string, MailTemplate<never>>
+
+export type MailKind = keyof typeof TEMPLATES
+export type MailData<K extends MailKind> = Parameters<(typeof TEMPLATES)[K]['letter']>[1]
+
+export const isMailKind = (kind: string): kind is MailKind => kind in TEMPLATES

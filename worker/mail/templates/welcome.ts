@@ -1,0 +1,18 @@
+import { guideUrl, STARTER_GUIDE } from '../../data/guides'
+import type { MailTemplate } from './context'
+
+/** The welcome popup's promise: the starter guide, to a new subscriber. */
+export const welcome: MailTemplate<{ name: string }> = {
+  category: 'marketing',
+  letter: ({ t, lang, config }, { name }) => ({
+    subject: t('mail.welcome_subject'),
+    preview: t('mail.welcome_intro'),
+    greeting: t('mail.greeting', { name }),
+    paragraphs: [t('mail.welcome_intro')],
+    action: {
+      label: t('mail.welcome_action'),
+      url: config.siteUrl + guideUrl(STARTER_GUIDE, lang),
+    },
+    closing: `${t('mail.welcome_outro')}\n\n${t('mail.signoff')}`,
+  }),
+}
