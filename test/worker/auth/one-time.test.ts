@@ -1,4 +1,3 @@
-import { env } from 'cloudflare:test'
 import { decodeJwt } from 'jose'
 import { describe, expect, it } from 'vitest'
 import { api, client, SITE, unique as uniqueEmail } from './helpers'
