@@ -2,8 +2,10 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import ar from '../../locales/ar.json'
 import en from '../../locales/en.json'
+import guides from '../../locales/guides/en.json'
 import { hydrated, island, PHONE, useBrowser } from './browser'
 import { query } from './d1'
+import { inboxURL, mailTo } from './inbox'
 
 const { open } = useBrowser()
 const unique = (tag: string) => `${tag}-${crypto.randomUUID().slice(0, 8)}@example.org`
@@ -123,6 +125,15 @@ describe('welcome popup', () => {
     expect(
       await query(`SELECT name, signup_form, language FROM subscribers WHERE email = '${email}'`),
     ).toEqual([{ name: 'Popup Person', signup_form: 'welcome_popup', language: 'en' }])
+
+    // the promised guide arrives: open the message in the local inbox and follow its link
+    const mail = await mailTo(email, /Starter Guide/)
+    expect(mail.subject).toBe(en.mail.welcome_subject)
+    expect(mail.text).toContain('Hello Popup Person,')
+    await page.goto(`${inboxURL()}/api/email/${mail.id}/html`)
+    await page.getByRole('link', { name: en.mail.welcome_action }).click()
+    await page.waitForURL((url) => url.pathname === '/guides/invisible-business-mistakes')
+    expect(await page.locator('h1').textContent()).toBe(guides['invisible-business-mistakes'].title)
     await page.context().close()
 
     const again = await open('/', { welcome: true })

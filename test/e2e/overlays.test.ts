@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import ar from '../../locales/ar.json'
+import en from '../../locales/en.json'
 import { hydrated, PHONE, useBrowser } from './browser'
+import ICAL from 'ical.js'
 import { query } from './d1'
+import { mailTo } from './inbox'
 
 const { open } = useBrowser()
 type Page = Awaited<ReturnType<typeof open>>
@@ -184,6 +187,23 @@ describe('scheduling dialog', () => {
       expect(
         await query(`SELECT slot_start, language FROM bookings WHERE email = '${email}'`),
       ).toEqual([{ slot_start: slot, language: lang }])
+
+      // the visitor's confirmation, in their language, with an invitation for the 30 minutes
+      const confirmation = await mailTo(email)
+      expect(confirmation.subject).toContain(
+        (lang === 'en' ? en : ar).booking.mail_subject.split('{{')[0].trim(),
+      )
+      const [invite] = confirmation.attachments
+      expect(invite.mimeType).toBe('text/calendar')
+      const event = new ICAL.Event(
+        new ICAL.Component(ICAL.parse(String(invite.content))).getFirstSubcomponent('vevent')!,
+      )
+      expect(event.startDate.toJSDate().toISOString()).toBe(slot)
+      expect(event.duration.toSeconds()).toBe(30 * 60)
+      // and the agency's notice of it, which a reply sends to the visitor
+      const notice = await mailTo('hello@growthagency.example', /Booker/)
+      expect(notice.replyTo?.[0].address).toBe(email)
+      expect(notice.text).toContain(email)
       await page.context().close()
     })
   }

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process'
 import { rmSync } from 'node:fs'
 import type { TestProject } from 'vitest/node'
+import { startMailCatcher } from '../../scripts/lib/mail-catcher.mjs'
 import { startServer } from '../../scripts/lib/server.mjs'
 
 declare module 'vitest' {
@@ -12,6 +13,8 @@ declare module 'vitest' {
     remoteSiteURL: string
     /** That other instance: the "hosted" auth service of the remote-mode test. */
     authServiceURL: string
+    /** The local mail catcher's web inbox and API (maildev), where every server's e-mail lands. */
+    mailCatcherURL: string
   }
 }
 
@@ -34,18 +37,22 @@ export default async function setup(project: TestProject) {
     })
   for (const state of [E2E_STATE, TRACKERS_STATE, AUTH_STATE, REMOTE_STATE])
     rmSync(state, { recursive: true, force: true })
-  const main = await startServer({ persistTo: E2E_STATE })
-  const trackers = await startServer({ persistTo: TRACKERS_STATE, vars: TRACKERS })
-  const authService = await startServer({ persistTo: AUTH_STATE })
+  // every server delivers its e-mails to one local catcher, as `npm start` does
+  const catcher = await startMailCatcher()
+  const mail = { SMTP_PORT: String(catcher.smtpPort) }
+  const main = await startServer({ persistTo: E2E_STATE, vars: mail })
+  const trackers = await startServer({ persistTo: TRACKERS_STATE, vars: { ...mail, ...TRACKERS } })
+  const authService = await startServer({ persistTo: AUTH_STATE, vars: mail })
   const remoteSite = await startServer({
     persistTo: REMOTE_STATE,
-    vars: { AUTH_URL: `${authService.baseURL}/auth/v1`, AUTH_API_KEY: 'local-anon-key' },
+    vars: { ...mail, AUTH_URL: `${authService.baseURL}/auth/v1`, AUTH_API_KEY: 'local-anon-key' },
   })
+  project.provide('mailCatcherURL', catcher.webURL)
   project.provide('baseURL', main.baseURL)
   project.provide('trackersURL', trackers.baseURL)
   project.provide('authServiceURL', authService.baseURL)
   project.provide('remoteSiteURL', remoteSite.baseURL)
   return () => {
-    for (const server of [main, trackers, authService, remoteSite]) server.stop()
+    for (const server of [main, trackers, authService, remoteSite, catcher]) server.stop()
   }
 }
