@@ -23,6 +23,8 @@ export default defineConfig(async () => {
           bindings: {
             TEST_MIGRATIONS: await readD1Migrations('./migrations'),
             SMTP_PORT: String(smtpPort),
+            // sign-ups confirmed at once, as before; the confirmation tests turn it off
+            AUTH_AUTOCONFIRM: 'true',
             MAIL_CATCHER_URL: `http://127.0.0.1:${webPort}`,
           },
         },

@@ -39,7 +39,8 @@ export default async function setup(project: TestProject) {
     rmSync(state, { recursive: true, force: true })
   // every server delivers its e-mails to one local catcher, as `npm start` does
   const catcher = await startMailCatcher()
-  const mail = { SMTP_PORT: String(catcher.smtpPort) }
+  // sign-ups confirmed at once, so the tests sign straight in (README: AUTH_AUTOCONFIRM)
+  const mail = { SMTP_PORT: String(catcher.smtpPort), AUTH_AUTOCONFIRM: 'true' }
   const main = await startServer({ persistTo: E2E_STATE, vars: mail })
   const trackers = await startServer({ persistTo: TRACKERS_STATE, vars: { ...mail, ...TRACKERS } })
   const authService = await startServer({ persistTo: AUTH_STATE, vars: mail })

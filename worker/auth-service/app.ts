@@ -1,6 +1,7 @@
 import { Hono, type Context } from 'hono'
 import * as v from 'valibot'
 import {
+  createOneTimeToken,
   countFailure,
   createSession,
   createUser,
@@ -18,7 +19,8 @@ import { createTranslator } from '../i18n/translator'
 import type { AppEnv } from '../env'
 import { limitBody } from '../middleware/form-guard'
 import { factorRoutes } from './factors'
-import { oneTimeRoutes, spendReauthentication } from './one-time'
+import { oneTimeRoutes, signupLink, spendReauthentication } from './one-time'
+import { enqueue, mailRow, writerOf } from '../mail/enqueue'
 import { AuthConfigError, publicKeys } from './keys'
 import {
   authenticate,
@@ -35,7 +37,7 @@ import {
 import { featureRoutes, idTokenGrant, notFound, web3Grant } from './features'
 import { gateSignIn, signInKeys } from './lockout'
 import { pkceFields, pkceGrant, pkceOf } from './pkce'
-import { limitOf } from './settings'
+import { autoconfirm, limitOf } from './settings'
 import { weakPassword } from '../../client/schemas/auth'
 import { hashPassword, verifyPassword } from './passwords'
 
@@ -122,18 +124,31 @@ authService.post('/signup', async (c) => {
     )
   if (input.phone && input.code_challenge)
     return authError(c, 400, 'validation_failed', 'PKCE not supported for phone signups')
-  // E-mail confirmation is off, so a PKCE sign-up signs in at once, as GoTrue's autoconfirm does.
+  // With confirmation off (AUTH_AUTOCONFIRM) a PKCE sign-up signs in at once, as GoTrue's does;
+  // with it on, the e-mailed link confirms the address whatever the flow.
   const pkce = pkceOf(c, input)
   if (pkce instanceof Response) return pkce
   if (input.phone) return authError(c, 400, 'phone_provider_disabled', 'Phone signups are disabled')
   const email = v.safeParse(emailSchema, input.email)
   if (!email.success) return invalidEmail(c)
+  const confirmed = autoconfirm(c.env)
   const user = await createUser(c.env.DB, {
     email: email.output,
     passwordHash: await hashPassword(input.password),
     metadata: input.data ?? {},
+    confirmed,
   })
   if (!user) return authError(c, 422, 'user_already_exists', 'User already registered')
+  if (!confirmed) {
+    // As GoTrue with confirmations on: the user, no session, and a link to confirm the address.
+    const { mailIds } = await createOneTimeToken(c.env.DB, user.id, 'signup', async ({ token }) => [
+      await mailRow(writerOf(c), 'auth_confirm_signup', user.email, {
+        link: signupLink(c, token),
+      }),
+    ])
+    enqueue(c, mailIds)
+    return c.json({ ...userJson(user), confirmation_sent_at: new Date().toISOString() })
+  }
   const { session, refreshToken } = await createSession(c.env.DB, user.id)
   return c.json(await sessionJson(c, (await findUser(c.env.DB, user.id))!, session, refreshToken))
 })
@@ -186,6 +201,8 @@ async function passwordGrant(c: Context<AppEnv>) {
     await countFailure(c.env.DB, keys, limitOf(c.env, 'AUTH_FAILURE_WINDOW'))
     return authError(c, 400, 'invalid_credentials', 'Invalid login credentials')
   }
+  if (!user.email_confirmed_at)
+    return authError(c, 400, 'email_not_confirmed', 'Email not confirmed')
   const { session, refreshToken } = await createSession(c.env.DB, user.id)
   return c.json(await sessionJson(c, (await findUser(c.env.DB, user.id))!, session, refreshToken))
 }

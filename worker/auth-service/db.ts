@@ -20,18 +20,29 @@ export const findUser = (db: D1Database, id: string) =>
 /** Creates the user unless the e-mail exists; null when it does. */
 export async function createUser(
   db: D1Database,
-  u: { email: string; passwordHash: string; metadata: object },
+  u: { email: string; passwordHash: string; metadata: object; confirmed?: boolean },
 ) {
   const id = crypto.randomUUID()
   const at = now()
+  const confirmedAt = u.confirmed === false ? null : at
   const row = await db
     .prepare(
       `INSERT INTO auth_users (id, email, password_hash, user_metadata, email_confirmed_at, created_at, updated_at)
        VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (email) DO NOTHING RETURNING *`,
     )
-    .bind(id, u.email, u.passwordHash, JSON.stringify(u.metadata), at, at, at)
+    .bind(id, u.email, u.passwordHash, JSON.stringify(u.metadata), confirmedAt, at, at)
     .first<UserRow>()
   return row
+}
+
+/** Following an e-mailed link proves the address: it is confirmed from then on. */
+export async function confirmEmail(db: D1Database, userId: string) {
+  await db
+    .prepare(
+      'UPDATE auth_users SET email_confirmed_at = ? WHERE id = ? AND email_confirmed_at IS NULL',
+    )
+    .bind(now(), userId)
+    .run()
 }
 
 export async function updateUser(

@@ -3,6 +3,7 @@ import { decodeJwt } from 'jose'
 import * as v from 'valibot'
 import type { AppEnv } from '../env'
 import { authenticate, authError } from './gotrue'
+import { autoconfirm } from './settings'
 
 /**
  * What the built-in service offers and what it answers "disabled" to. Each switched-off feature
@@ -49,7 +50,7 @@ featureRoutes.get('/health', (c) =>
   }),
 )
 
-/** GoTrue's /settings (internal/api/settings.go): e-mail sign-in only, confirmed at once. */
+/** GoTrue's /settings (internal/api/settings.go): e-mail sign-in only. */
 featureRoutes.get('/settings', (c) =>
   c.json({
     external: {
@@ -64,7 +65,7 @@ featureRoutes.get('/settings', (c) =>
       phone: false,
     },
     disable_signup: false,
-    mailer_autoconfirm: true,
+    mailer_autoconfirm: autoconfirm(c.env),
     phone_autoconfirm: false,
     sms_provider: '',
     saml_enabled: false,

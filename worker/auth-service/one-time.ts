@@ -1,6 +1,7 @@
 import { Hono, type Context } from 'hono'
 import * as v from 'valibot'
 import {
+  confirmEmail,
   countFailure,
   createOneTimeCode,
   createOneTimeToken,
@@ -103,6 +104,10 @@ export const resetLink = (c: Context<AppEnv>, token: string) =>
 /** Where a magic link leads: the site's page that spends it (GoTrue's token_hash link). */
 export const confirmLink = (c: Context<AppEnv>, token: string) =>
   `${c.var.config.siteUrl}/auth/confirm?token_hash=${encodeURIComponent(token)}&type=magiclink`
+
+/** Where a sign-up's confirmation link leads: the same page, for the `signup` token. */
+export const signupLink = (c: Context<AppEnv>, token: string) =>
+  `${c.var.config.siteUrl}/auth/confirm?token_hash=${encodeURIComponent(token)}&type=signup`
 
 /** An unusable password for accounts made by /otp: nobody knows it, /recover can set one. */
 const unusablePasswordHash = () => {
@@ -240,6 +245,10 @@ oneTimeRoutes.post('/verify', async (c) => {
     }
   }
   const method = input.type === 'recovery' ? 'recovery' : 'otp'
+  if (!user.email_confirmed_at) {
+    await confirmEmail(c.env.DB, user.id)
+    user = (await findUser(c.env.DB, user.id))!
+  }
   const { session, refreshToken } = await createSession(c.env.DB, user.id, method)
   return c.json(await sessionJson(c, user, session, refreshToken))
 })

@@ -56,3 +56,10 @@ export function clientKey(c: Context<AppEnv>): string {
     .map((g) => (parseInt(g, 16) || 0).toString(16))
     .join(':')}::/64`
 }
+
+/**
+ * Whether a sign-up is confirmed at once (GoTrue's mailer_autoconfirm). Off by default, as
+ * GoTrue's: the sign-up answers without a session and e-mails a link that confirms the address,
+ * so nobody opens an account in someone else's name. AUTH_AUTOCONFIRM = "true" turns it on.
+ */
+export const autoconfirm = (env: Partial<Bindings>) => env.AUTH_AUTOCONFIRM === 'true'

@@ -112,8 +112,12 @@ export function authClient(c: Context<AppEnv>) {
         method: 'POST',
         json: { email, password },
       }),
+    /** A session, or (when the provider confirms addresses first) the new user alone. */
     signUp: (email: string, password: string) =>
-      call<TokenSet>(c, '/signup', { method: 'POST', json: { email, password } }),
+      call<TokenSet | (AuthUser & { access_token?: undefined })>(c, '/signup', {
+        method: 'POST',
+        json: { email, password },
+      }),
     refresh: (refreshToken: string) =>
       call<TokenSet>(c, '/token?grant_type=refresh_token', {
         method: 'POST',

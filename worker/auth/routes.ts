@@ -33,6 +33,9 @@ async function startSession(c: Context<AppEnv>, mode: 'sign-in' | 'sign-up') {
   if (!input) return toAuthPage(c, mode, { error: 'missing', email: '' })
   const auth = authClient(c)
   const res = await (mode === 'sign-in' ? auth.signIn : auth.signUp)(input.email, input.password)
+  // a provider that confirms addresses answers a sign-up with the user alone, and e-mails a link
+  if (res.ok && !res.data?.access_token && res.data && 'id' in res.data)
+    return toAuthPage(c, 'sign-up', { sent: true, email: input.email })
   if (!res.ok || !res.data?.access_token)
     return toAuthPage(c, mode, { error: res.ok ? 'unavailable' : res.code, email: input.email })
   return completeSignIn(c, res.data, safeNext(input.next), {
@@ -159,7 +162,8 @@ authRoutes.post('/magic-code', ...authForm, async (c) => {
 
 const Confirm = v.object({
   token_hash: v.pipe(v.string(), v.minLength(20), v.maxLength(200)),
-  type: v.literal('magiclink'),
+  // a sign-in link, or the link that confirms a new account's address
+  type: v.picklist(['magiclink', 'signup']),
 })
 
 /** The e-mailed link's button (a POST, so mail scanners that open links do not spend it). */
@@ -167,7 +171,7 @@ authRoutes.post('/confirm', ...authForm, async (c) => {
   const input = await readForm(c, Confirm)
   const back = () => toAuthPage(c, 'magic', { error: 'otp_expired' })
   if (!input) return back()
-  return spend(c, input, back)
+  return spend(c, input, back, input.type === 'signup' ? 'auth.confirmed_title' : undefined)
 })
 
 /** Spends a link or code at the service's /verify; its session is the visitor's. */
@@ -175,6 +179,7 @@ async function spend(
   c: Context<AppEnv>,
   verify: Record<string, string>,
   back: (error: string) => Response,
+  title: 'auth.signed_in_title' | 'auth.confirmed_title' = 'auth.signed_in_title',
 ) {
   const res = await authClient(c).verify(verify)
   if (!res.ok || !res.data?.access_token)
@@ -186,7 +191,7 @@ async function spend(
           : res.code,
     )
   return completeSignIn(c, res.data, '/', {
-    title: c.var.t('auth.signed_in_title'),
+    title: c.var.t(title),
     description: res.data.user.email,
   })
 }

@@ -20,6 +20,7 @@ const KNOWN_ERRORS = [
   'too_many_enrolled_mfa_factors',
   'missing_email',
   'over_email_send_rate_limit',
+  'email_not_confirmed',
 ] as const
 
 const isKnown = (error: string): error is (typeof KNOWN_ERRORS)[number] =>

@@ -49,7 +49,7 @@ function Mail({ letter, sig, lang }: { letter: Letter; sig: Signature; lang: Lan
   return (
     <html lang={lang} dir={dir}>
       <head>
-        <meta httpEquiv="Content-Type" content="text/html; charset=utf-8" />
+        <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="color-scheme" content="light" />
         <title>{letter.subject}</title>

@@ -143,6 +143,18 @@ export function AuthPage({
         )}
       </AuthCard>
     )
+  if (signUp && sent)
+    return (
+      <AuthCard
+        title={t('auth.confirm_sent_title')}
+        subtitle={t('auth.sign_up_title')}
+        back={{ href: '/auth', label: t('nav.sign_in') }}
+      >
+        <p role="status" className="m-0 rounded-lg bg-brand-50 p-3 text-ink-900">
+          {t('auth.confirm_sent', { email: email ?? '' })}
+        </p>
+      </AuthCard>
+    )
   return (
     <PageHero
       title={signUp ? t('auth.sign_up_title') : t('auth.title')}
@@ -219,13 +231,19 @@ export function ResetPage({ token, error }: { token: string; error?: string }) {
 }
 
 /** A sign-in link from the e-mail: one button, so only the visitor's click spends it. */
-export function ConfirmPage({ tokenHash }: { tokenHash: string }) {
+export function ConfirmPage({
+  tokenHash,
+  type,
+}: {
+  tokenHash: string
+  type: 'magiclink' | 'signup'
+}) {
   const { t } = usePage()
   return (
     <AuthCard title={t('auth.confirm_title')} subtitle={t('auth.confirm_text')}>
       <form method="post" action="/auth/confirm">
         <input type="hidden" name="token_hash" value={tokenHash} />
-        <input type="hidden" name="type" value="magiclink" />
+        <input type="hidden" name="type" value={type} />
         <button type="submit" className="btn-primary w-full">
           {t('auth.confirm_button')}
         </button>

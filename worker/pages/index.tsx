@@ -140,7 +140,8 @@ const handlers: Record<PagePath, Handler<AppEnv>> = {
 
   '/auth/confirm': (c) => {
     c.header('Cache-Control', 'no-store')
-    return c.render(<ConfirmPage tokenHash={c.req.query('token_hash') ?? ''} />, {
+    const type = c.req.query('type') === 'signup' ? 'signup' : 'magiclink'
+    return c.render(<ConfirmPage tokenHash={c.req.query('token_hash') ?? ''} type={type} />, {
       title: titled(c, c.var.t('auth.confirm_title')),
       description: c.var.t('auth.meta_description'),
     })

@@ -47,11 +47,18 @@ export function invitationFor(
 export async function book(c: Context<AppEnv>, b: NewBooking) {
   const token = crypto.randomUUID()
   const call = { ...b, token, notes: b.notes || undefined }
+  const agencyTimeZone = readAvailability(c.env).timeZone
   const writer = writerOf(c)
   const results = await c.env.DB.batch([
     insertBooking(c.env.DB, { ...b, token }),
     await mailRow(writer, 'booking_confirmation', b.email, call, { onlyIfInserted: true }),
-    await mailRow(writer, 'agency_booking', 'agency', call, { onlyIfInserted: true }),
+    await mailRow(
+      writer,
+      'agency_booking',
+      'agency',
+      { ...call, agencyTimeZone },
+      { onlyIfInserted: true },
+    ),
   ])
   const inserted = results[0].results as { id: number }[]
   if (!inserted.length) return { taken: true as const }

@@ -1,3 +1,4 @@
+import { zoneName } from '../../../client/islands/booking-form'
 import { describeSlot, icsPath, invitationFor } from '../../services/bookings'
 import type { MailContext, MailTemplate } from './context'
 
@@ -10,6 +11,8 @@ export interface BookedCall {
   token: string
   notes?: string
   language: string
+  /** The agency's own zone (BOOKING_TIMEZONE): its notice gives the time as the agency keeps it. */
+  agencyTimeZone?: string
 }
 
 const attachment = (ctx: MailContext, b: BookedCall) => ({
@@ -31,7 +34,7 @@ export const bookingConfirmation: MailTemplate<BookedCall> = {
       paragraphs: [t('mail.booking_intro'), t('mail.booking_calendar')],
       details: [
         [t('mail.label_when'), when],
-        [t('mail.label_zone'), b.timeZone.replace(/_/g, ' ')],
+        [t('mail.label_zone'), zoneName(lang, b.timeZone)],
       ],
       action: { label: t('mail.booking_action'), url: config.siteUrl + icsPath(b.token) },
       closing: `${t('mail.booking_outro')}\n\n${t('mail.signoff')}`,
@@ -46,7 +49,8 @@ export const agencyBooking: MailTemplate<BookedCall> = {
   category: 'agency',
   letter: (ctx, b) => {
     const { t, lang } = ctx
-    const when = describeSlot(b.slotStart, lang, b.timeZone)
+    const zone = b.agencyTimeZone ?? b.timeZone
+    const when = `${describeSlot(b.slotStart, lang, zone)} (${zoneName(lang, zone)})`
     return {
       subject: t('mail.agency_booking_subject', { name: b.name, when }),
       preview: t('mail.agency_booking_intro'),
@@ -55,7 +59,7 @@ export const agencyBooking: MailTemplate<BookedCall> = {
         [t('mail.label_name'), b.name],
         [t('mail.label_email'), b.email],
         [t('mail.label_when'), when],
-        [t('mail.label_zone'), b.timeZone],
+        [t('mail.label_zone'), zoneName(lang, b.timeZone)],
         [t('mail.label_language'), b.language],
       ],
       quote: b.notes || undefined,
