@@ -35,6 +35,7 @@ function send(base, { method = 'POST', path, headers = {}, body = '', fresh = tr
 }
 
 const json = { 'Content-Type': 'application/json' }
+const LIMITED_IP = '203.0.113.250'
 // A different client address per good post, as visitors are: the per-IP lead limit is not
 // what this run measures (wrangler dev passes CF-Connecting-IP through on loopback).
 const goodPost = (i) => ({
@@ -52,9 +53,11 @@ const BAD = [
   },
   { name: 'malformed JSON (400)', ...goodPost(0), body: '{"name":' },
   {
+    // an address that spent its 10 posts a minute before the run
     name: 'rate limited (429)',
-    ...goodPost(0),
-    headers: { ...json, 'CF-Connecting-IP': '203.0.113.250' },
+    path: '/api/email-signup',
+    headers: { ...json, 'CF-Connecting-IP': LIMITED_IP },
+    body: JSON.stringify({ name: 'Soak', email: 'limited@example.org', source: 'website' }),
   },
 ]
 
@@ -67,6 +70,12 @@ async function main() {
   const server = await startServer({ persistTo: STATE })
   const started = Date.now()
   try {
+    for (let i = 0; i < 10; i++)
+      await send(server.baseURL, {
+        path: '/api/newsletter',
+        headers: { ...json, 'CF-Connecting-IP': LIMITED_IP },
+        body: JSON.stringify({ email: `limit-${i}@example.org` }),
+      })
     const bad = new Map()
     const good = new Map()
     const { Agent } = await import('node:http')
