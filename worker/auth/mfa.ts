@@ -103,6 +103,9 @@ async function challengeAndVerify(
   return { tokens: verified.data }
 }
 
+/** GoTrue's answers for a session that has ended, or a token it no longer takes. */
+const ENDED_SESSION = ['no_authorization', 'session_not_found', 'bad_jwt']
+
 const codeError = (error: string) =>
   error === 'mfa_verification_failed' || error === 'validation_failed' ? 'invalid_code' : error
 
@@ -115,7 +118,7 @@ mfaRoutes.post('/mfa', ...authForm, async (c) => {
   const result = await challengeAndVerify(c, pending.access_token, pending.factor_id, code)
   if ('error' in result) {
     // the password session behind the step has ended (or the service forgot it): start over
-    if (result.error === 'no_authorization') {
+    if (ENDED_SESSION.includes(result.error)) {
       deleteCookie(c, PENDING_COOKIE, { path: '/auth' })
       return toAuthPage(c, undefined, { error: 'mfa_expired' })
     }
