@@ -7,6 +7,7 @@
 //  3. The same renders in workerd itself (Miniflare), as wall time less a request's overhead.
 // Flags: --no-build (use dist/ as it is), --runs N (render samples per page, default 40),
 // --render-only (2 alone, run it with node --single-threaded), --workerd-only (3 alone).
+import { register } from 'node:module'
 import { execFileSync } from 'node:child_process'
 import { CHROMIUM_ARGS, CHROMIUM_PATH, startServer } from './lib/server.mjs'
 import { readFileSync } from 'node:fs'
@@ -75,6 +76,8 @@ const env = { ...vars, ENVIRONMENT: 'production' }
 
 /** CPU of the built worker's fetch handler in this (single-threaded) Node process. */
 async function benchRender() {
+  // the worker's cloudflare:* imports (mail providers) have stand-ins in Node
+  register('./lib/workers-modules.mjs', import.meta.url)
   const { default: worker } = await import(
     new URL('../dist/growth_agency/index.js', import.meta.url)
   )
