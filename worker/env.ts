@@ -1,6 +1,6 @@
 import type { Lang } from '../client/lib/languages'
 import type { Translator } from './i18n/translator'
-import type { AuthUser } from './auth/client'
+import type { AuthUser } from './auth/types'
 import type { SiteConfig } from './config'
 
 /**

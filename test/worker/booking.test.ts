@@ -2,7 +2,7 @@ import { env, SELF } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
 import { lastMail } from './inbox'
 import en from '../../locales/en.json'
-import { describeSlot } from '../../worker/services/bookings'
+import { describeSlot } from '../../worker/booking/invitation'
 import { invitation } from '../../worker/booking/ics'
 import { generateSlots, type Availability } from '../../worker/booking/slots'
 

@@ -3,7 +3,8 @@ import { BookingSchema } from '../../client/schemas/booking'
 import { readAvailability } from '../booking/slots'
 import type { AppEnv } from '../env'
 import { formGuard } from '../middleware/form-guard'
-import { book, currentSlots, describeSlot, icsPath } from '../services/bookings'
+import { describeSlot, icsPath } from '../booking/invitation'
+import { book, currentSlots } from '../services/bookings'
 import { formResult, isBot, parse, store } from './forms'
 
 /** The built-in booking page's API: free slots, booking one, its calendar invitation. */

@@ -3,36 +3,13 @@ import type { JWK } from 'jose'
 import { authService } from '../auth-service/app'
 import { authSettings } from '../config'
 import type { AppEnv } from '../env'
+import type { AuthResult, AuthUser, TokenSet } from './types'
 
 /**
  * The site's one way to talk to its auth provider (Supabase Auth / GoTrue HTTP API): the built-in
  * provider in-process when AUTH_URL is empty, the hosted one over HTTP otherwise. Every call
  * answers a typed result; a provider that cannot be reached answers `unavailable`, never throws.
  */
-
-export interface Factor {
-  id: string
-  friendly_name?: string
-  factor_type: string
-  status: 'verified' | 'unverified'
-}
-
-export interface AuthUser {
-  id: string
-  email: string
-  factors?: Factor[]
-  app_metadata?: Record<string, unknown>
-}
-
-export interface TokenSet {
-  access_token: string
-  refresh_token: string
-  expires_in: number
-  user: AuthUser
-}
-
-export type AuthResult<T> =
-  { ok: true; data: T } | { ok: false; status: number; code: string; msg: string }
 
 const unavailable = { ok: false as const, status: 503, code: 'unavailable', msg: 'unreachable' }
 

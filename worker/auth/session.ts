@@ -10,7 +10,8 @@ import {
 import { httpOnlyCookie, isHttps } from '../cookies'
 import type { AppEnv } from '../env'
 import { authSettings } from '../config'
-import { authClient, type TokenSet } from './client'
+import { authClient } from './client'
+import type { TokenSet } from './types'
 
 export const ACCESS_COOKIE = 'sb-access-token'
 export const REFRESH_COOKIE = 'sb-refresh-token'

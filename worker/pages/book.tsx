@@ -6,7 +6,7 @@ import { PageHero } from '../components/page-parts'
 import { findBooking, type Booking } from '../db/bookings'
 import type { AppEnv } from '../env'
 import { usePage } from '../render/context'
-import { invitationFor } from '../services/bookings'
+import { invitationFor } from '../booking/invitation'
 
 /** The built-in booking page; `?embed=1` is the same page inside the scheduling dialog. */
 export function BookPage({

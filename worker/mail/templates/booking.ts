@@ -1,5 +1,5 @@
 import { zoneName } from '../../../client/islands/booking-form'
-import { describeSlot, icsPath, invitationFor } from '../../services/bookings'
+import { describeSlot, icsPath, invitationFor } from '../../booking/invitation'
 import type { MailContext, MailTemplate } from './context'
 
 /** A booked consultation, as the confirmation and the agency's notice both need it. */
