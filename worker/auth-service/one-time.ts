@@ -14,6 +14,8 @@ import {
   useOneTimeToken,
   type OneTimeTokenType,
   type UserRow,
+  updateUser,
+  revokeSessions,
 } from './db'
 import type { AppEnv } from '../env'
 import { enqueue, mailRow, writerOf } from '../mail/enqueue'
@@ -131,7 +133,8 @@ oneTimeRoutes.post('/recover', async (c) => {
   if (pkce instanceof Response) return pkce
   const user = await findUserByEmail(c.env.DB, email.output)
   // The same answer whether or not the account exists: nobody learns who has one.
-  if (user) {
+  // One e-mail a minute per account; a request within it hears the same and sends nothing.
+  if (user && !(await sendCooldown(c.env.DB, user.id, 'recovery', EMAIL_COOLDOWN_SECONDS))) {
     const { mailIds } = await createOneTimeToken(
       c.env.DB,
       user.id,
@@ -246,6 +249,12 @@ oneTimeRoutes.post('/verify', async (c) => {
   }
   const method = input.type === 'recovery' ? 'recovery' : 'otp'
   if (!user.email_confirmed_at) {
+    // An address confirmed by a sign-in or recovery link, not by its sign-up's: whoever signed
+    // up may not own it, so the password they chose and their sessions end here.
+    if (!('token_hash' in input && input.type === 'signup')) {
+      await updateUser(c.env.DB, user.id, { passwordHash: await unusablePasswordHash() })
+      await revokeSessions(c.env.DB, user.id, '', 'global')
+    }
     await confirmEmail(c.env.DB, user.id)
     user = (await findUser(c.env.DB, user.id))!
   }
@@ -254,10 +263,9 @@ oneTimeRoutes.post('/verify', async (c) => {
 })
 
 /**
- * GoTrue resends a pending sign-up confirmation or e-mail change. The built-in service has
- * neither: e-mail confirmation is off (signing up confirms and signs in at once) and PUT /user
- * changes the address at once, so nothing is ever pending. Like GoTrue for an address with
- * nothing pending, it answers {} and sends nothing, whether or not the account exists.
+ * GoTrue resends a pending sign-up confirmation or e-mail change. The built-in service does
+ * not resend yet: a sign-up whose confirmation was lost can be finished through a sign-in link
+ * (/otp), which confirms the address. It answers {} and sends nothing, known address or not.
  */
 oneTimeRoutes.post('/resend', async (c) => {
   const input = await body(c, v.object({ ...ResendSchema.entries, type: v.string() }))

@@ -109,16 +109,15 @@ async function refresh(c: Context<AppEnv>, refreshToken: string): Promise<Refres
 }
 
 // Requests of one visitor that arrive together (two tabs, a beacon, the 30 s check) carry the
-// same refresh token: they share one refresh instead of spending the token against each other.
+// same refresh token: while one refresh is on its way the others wait for it instead of spending
+// the token against each other. Those that come after it rely on the provider's reuse interval.
 const inFlight = new Map<string, Promise<Refreshed>>()
 
 function sharedRefresh(c: Context<AppEnv>, refreshToken: string) {
   let pending = inFlight.get(refreshToken)
   if (!pending) {
-    pending = refresh(c, refreshToken)
+    pending = refresh(c, refreshToken).finally(() => inFlight.delete(refreshToken))
     inFlight.set(refreshToken, pending)
-    // kept a few seconds, for the requests still on their way
-    void pending.finally(() => setTimeout(() => inFlight.delete(refreshToken), 5000))
   }
   return pending
 }

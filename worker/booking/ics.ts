@@ -25,6 +25,13 @@ function fold(line: string) {
   return parts.join('\r\n ')
 }
 
+/** A parameter value (a name): no quotes, backslashes or line breaks can end it early. */
+const paramText = (s: string) =>
+  s
+    .replace(/["\\]/g, '')
+    .replace(/[\r\n]+/g, ' ')
+    .trim()
+
 const stamp = (d: Date) =>
   d
     .toISOString()
@@ -60,8 +67,8 @@ export function invitation(i: Invitation, now = new Date()): string {
     `SUMMARY:${escapeText(i.summary)}`,
     `DESCRIPTION:${escapeText(i.description)}`,
     `URL:${i.url}`,
-    `ORGANIZER;CN="${i.organizerName.replace(/["\\]/g, '')}":mailto:${i.organizerEmail}`,
-    `ATTENDEE;CN="${i.attendeeName.replace(/["\\]/g, '')}";ROLE=REQ-PARTICIPANT:mailto:${i.attendeeEmail}`,
+    `ORGANIZER;CN="${paramText(i.organizerName)}":mailto:${i.organizerEmail}`,
+    `ATTENDEE;CN="${paramText(i.attendeeName)}";ROLE=REQ-PARTICIPANT:mailto:${i.attendeeEmail}`,
     'STATUS:CONFIRMED',
     'END:VEVENT',
     'END:VCALENDAR',

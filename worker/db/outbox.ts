@@ -101,7 +101,7 @@ export async function markFailed(db: D1Database, id: number, error: string, forg
   await db
     .prepare(
       `UPDATE mail_outbox SET status = 'failed', last_error = ?, updated_at = ?,
-       data = CASE WHEN ? THEN '{}' ELSE data END
+       data = CASE WHEN ? OR substr(kind, 1, 5) = 'auth_' THEN '{}' ELSE data END
        WHERE id = ? AND status IN ('queued', 'sending')`,
     )
     .bind(error.slice(0, 500), now(), forget ? 1 : 0, id)

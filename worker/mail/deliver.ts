@@ -30,12 +30,37 @@ export async function emailHash(address: string) {
 export type Delivery = { done: true } | { retryIn: number }
 
 /**
+ * Once the provider took the message it must never be sent again: the record is retried here,
+ * not the delivery (a row left `sending` is only re-queued by the cron after 10 minutes).
+ */
+async function recordSent(
+  env: Bindings,
+  id: number,
+  provider: string,
+  messageId: string,
+  forget: boolean,
+) {
+  for (let tries = 1; ; tries++) {
+    try {
+      return await markSent(env.DB, id, provider, messageId, forget)
+    } catch (err) {
+      if (tries === 3) {
+        console.error('mail: sent, but not recorded', id, err)
+        return
+      }
+    }
+  }
+}
+
+/**
  * Delivers one outbox e-mail, once: it is claimed (queued → sending) before anything is sent,
  * so a second delivery of the same queue message finds nothing to do; the result is recorded.
  */
 export async function deliver(env: Bindings, id: number, attempt: number): Promise<Delivery> {
   const row = await claimMail(env.DB, id)
   if (!row) return { done: true }
+  // the row counts every attempt, also across a re-queue by the cron (the queue's count restarts)
+  attempt = Math.max(attempt, row.attempts)
   const secret = isMailKind(row.kind) && TEMPLATES[row.kind].secret === true
   try {
     if (
@@ -49,7 +74,7 @@ export async function deliver(env: Bindings, id: number, attempt: number): Promi
     const provider = mailProvider(env)
     const result = await provider.send(message)
     if (result.ok) {
-      await markSent(env.DB, id, provider.name, result.messageId, secret)
+      await recordSent(env, id, provider.name, result.messageId, secret)
       return { done: true }
     }
     if (result.retry && attempt < MAX_ATTEMPTS) {

@@ -40,7 +40,8 @@ export async function renderMail(env: Bindings, row: OutboxRow): Promise<MailMes
     from: env.MAIL_FROM || `${t('meta.site_name')} <${config.email}>`,
     to: row.to_address,
     replyTo: letter.replyTo ?? (env.MAIL_REPLY_TO || config.email),
-    subject: letter.subject,
+    // one line: a visitor's name in a subject must never start a header of its own
+    subject: letter.subject.replace(/[\r\n]+/g, ' '),
     text: letterText(letter, sig),
     html: await letterHtml(letter, sig, lang),
     headers,

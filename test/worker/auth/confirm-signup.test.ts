@@ -110,3 +110,25 @@ describe('sign-up with e-mail confirmation', () => {
     )
   })
 })
+
+describe('an address confirmed by another link than its sign-up', () => {
+  it("ends the password of whoever signed up in its owner's name", async () => {
+    const email = unique('pretakeover')
+    const attacker = supabase().auth
+    await attacker.signUp({ email, password: 'attacker password 1' })
+    // the owner asks for a sign-in link and follows it: the address is theirs now
+    const owner = supabase().auth
+    expect(
+      (await owner.signInWithOtp({ email, options: { shouldCreateUser: false } })).error,
+    ).toBeNull()
+    const mail = await lastMail(email, 2)
+    const link = new URL(mail.body_text.match(/https?:\/\/\S+/)![0])
+    const signedIn = await owner.verifyOtp({
+      token_hash: link.searchParams.get('token_hash')!,
+      type: 'magiclink',
+    })
+    expect(signedIn.error).toBeNull()
+    const again = await attacker.signInWithPassword({ email, password: 'attacker password 1' })
+    expect(again.error?.code).toBe('invalid_credentials')
+  })
+})

@@ -173,6 +173,15 @@ describe('delivery through an HTTP provider (Resend)', () => {
     await consumeMail(dead, resend)
     expect(await rowById(id)).toMatchObject({ status: 'failed' })
     expect((await rowById(id))!.last_error).toMatch(/dead-lettered/)
+    // a dead-lettered sign-in code is not kept either
+    const code = await queuedRow({ kind: 'auth_reauthentication', data: { code: '987654' } })
+    await consumeMail(
+      createMessageBatch<MailJob>('growth-agency-mail-dlq', [
+        { id: 'm3', timestamp: new Date(), attempts: 7, body: { id: code } },
+      ]),
+      resend,
+    )
+    expect(await rowById(code)).toMatchObject({ status: 'failed', data: '{}' })
   })
 })
 

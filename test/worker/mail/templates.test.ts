@@ -121,3 +121,17 @@ describe.each([
     expect(m.text).toContain('Analytical Engines')
   })
 })
+
+describe('what a visitor writes stays in the body', () => {
+  it('keeps a name with line breaks out of the headers: one-line subject, no extra ics lines', async () => {
+    const name = 'Mallory\r\nBcc: victim@example.org\r\n\r\nFake body'
+    const m = await renderMail(env, {
+      ...row('agency_booking', 'en'),
+      data: JSON.stringify({ ...booked, name }),
+    })
+    expect(m.subject).not.toMatch(/[\r\n]/)
+    const ics = m.attachments[0].content
+    expect(ics).not.toMatch(/^Bcc:/m)
+    expect(ics.split('\r\n').find((l) => l.startsWith('ATTENDEE'))).toContain('Mallory Bcc: victim')
+  })
+})

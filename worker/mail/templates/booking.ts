@@ -39,7 +39,6 @@ export const bookingConfirmation: MailTemplate<BookedCall> = {
       action: { label: t('mail.booking_action'), url: config.siteUrl + icsPath(b.token) },
       closing: `${t('mail.booking_outro')}\n\n${t('mail.signoff')}`,
       attachments: [attachment(ctx, b)],
-      replyTo: config.email,
     }
   },
 }
