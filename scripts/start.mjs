@@ -3,6 +3,7 @@
 import { execFileSync, spawn } from 'node:child_process'
 import { createConnection } from 'node:net'
 import { startMailCatcher } from './lib/mail-catcher.mjs'
+import { wranglerDev } from './lib/server.mjs'
 
 const PORT = process.env.PORT || '8787'
 const SMTP_PORT = Number(process.env.SMTP_PORT || 1025)
@@ -29,22 +30,15 @@ if (await listening(SMTP_PORT)) {
   catcher = await startMailCatcher({ smtpPort: SMTP_PORT, webPort: INBOX_PORT })
 }
 
-const wrangler = spawn(
-  'npx',
-  [
-    'wrangler',
-    'dev',
-    '--ip',
-    '127.0.0.1',
-    '--port',
-    PORT,
-    '--persist-to',
-    '.wrangler/state',
-    '--var',
-    `SMTP_PORT:${SMTP_PORT}`,
-  ],
-  { stdio: 'inherit', env: { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: 'false' } },
-)
+const [cmd, ...args] = wranglerDev({
+  port: PORT,
+  persistTo: '.wrangler/state',
+  vars: { SMTP_PORT },
+})
+const wrangler = spawn(cmd, args, {
+  stdio: 'inherit',
+  env: { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: 'false' },
+})
 if (catcher)
   console.log(
     `\n  Site:  http://127.0.0.1:${PORT}\n  Inbox: ${catcher.webURL}  (every e-mail the site sends; npm run outbox lists their status)\n`,

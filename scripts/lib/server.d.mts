@@ -1,4 +1,9 @@
 export function freePort(): Promise<number>
+export function wranglerDev(options: {
+  port: number | string
+  persistTo: string
+  vars?: Record<string, string | number>
+}): string[]
 export function startServer(options: {
   persistTo: string
   vars?: Record<string, string>

@@ -14,6 +14,22 @@ export function freePort() {
   })
 }
 
+/** `wrangler dev` on the build, on loopback, with its local state and extra vars. */
+export function wranglerDev({ port, persistTo, vars = {} }) {
+  return [
+    'npx',
+    'wrangler',
+    'dev',
+    '--ip',
+    '127.0.0.1',
+    '--port',
+    String(port),
+    '--persist-to',
+    persistTo,
+    ...Object.entries(vars).flatMap(([k, v]) => ['--var', `${k}:${v}`]),
+  ]
+}
+
 /**
  * Migrates the D1 in `persistTo`, starts wrangler dev on the build, resolves once it answers.
  * `background`: the server runs at the lowest CPU priority, so that on a small machine it does
@@ -37,21 +53,11 @@ export async function startServer({ persistTo, vars = {}, background = false }) 
     { stdio: ['ignore', 'ignore', 'inherit'] },
   )
   const port = await freePort()
-  const varArgs = Object.entries(vars).flatMap(([k, v]) => ['--var', `${k}:${v}`])
   const command = [
     ...(background ? ['nice', '-n', '19'] : []),
-    'npx',
-    'wrangler',
-    'dev',
-    '--ip',
-    '127.0.0.1',
-    '--port',
-    String(port),
-    '--persist-to',
-    persistTo,
+    ...wranglerDev({ port, persistTo, vars }),
     '--log-level',
     'warn',
-    ...varArgs,
   ]
   // Detached: npx leaves wrangler and workerd behind unless the whole process group is ended.
   const child = spawn(command[0], command.slice(1), {

@@ -1,5 +1,6 @@
 import { env } from 'cloudflare:test'
-import PostalMime from 'postal-mime'
+import PostalMime, { type Email } from 'postal-mime'
+import type { OutboxRow } from '../../worker/db/outbox'
 
 /**
  * The tests' view of the mail: the outbox rows a request wrote (at once, in its batch), and the
@@ -19,37 +20,44 @@ export type Mail = {
 /** The outbox rows of every e-mail written to the address, oldest first. */
 export const outboxRows = async (to: string) =>
   (
-    await env.DB.prepare(
-      'SELECT id, kind, status, subject, category FROM mail_outbox WHERE to_address = ? ORDER BY id',
-    )
+    await env.DB.prepare('SELECT * FROM mail_outbox WHERE to_address = ? ORDER BY id')
       .bind(to)
-      .all<{ id: number; kind: string; status: string; subject: string; category: string }>()
+      .all<OutboxRow>()
   ).results
 
-/** Every message delivered to the address so far, oldest first. */
-export async function mailsTo(to: string): Promise<Mail[]> {
+/** Every message delivered to the address so far (its subject matching), parsed, oldest first. */
+export async function parsedMailsTo(to: string, subject?: RegExp): Promise<Email[]> {
   const list = (await (await fetch(`${env.MAIL_CATCHER_URL}/api/email`)).json()) as {
     id: string
+    subject: string
     to: { address: string }[]
   }[]
-  const mine = list.filter((m) => m.to.some((t) => t.address.toLowerCase() === to.toLowerCase()))
+  const mine = list.filter(
+    (m) =>
+      m.to.some((t) => t.address.toLowerCase() === to.toLowerCase()) &&
+      (!subject || subject.test(m.subject)),
+  )
   return Promise.all(
     mine.map(async ({ id }) => {
       const raw = await (await fetch(`${env.MAIL_CATCHER_URL}/api/email/${id}/source`)).text()
-      const m = await PostalMime.parse(raw, { attachmentEncoding: 'utf8' })
-      return {
-        subject: m.subject ?? '',
-        body_text: m.text ?? '',
-        html: m.html ?? '',
-        replyTo: m.replyTo?.[0]?.address,
-        attachments: m.attachments.map((a) => ({
-          filename: a.filename,
-          mimeType: a.mimeType,
-          content: String(a.content),
-        })),
-      }
+      return PostalMime.parse(raw, { attachmentEncoding: 'utf8' })
     }),
   )
+}
+
+/** Every message delivered to the address so far, oldest first. */
+export async function mailsTo(to: string): Promise<Mail[]> {
+  return (await parsedMailsTo(to)).map((m) => ({
+    subject: m.subject ?? '',
+    body_text: m.text ?? '',
+    html: m.html ?? '',
+    replyTo: m.replyTo?.[0]?.address,
+    attachments: m.attachments.map((a) => ({
+      filename: a.filename,
+      mimeType: a.mimeType,
+      content: String(a.content),
+    })),
+  }))
 }
 
 /** The newest message to the address, once at least `count` have arrived (up to 10 s). */

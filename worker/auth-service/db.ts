@@ -243,9 +243,21 @@ const linkToken = () => randomToken() + randomToken()
  */
 export type MailOf = (secret: { token: string; code?: string }) => Promise<D1PreparedStatement[]>
 
-/** The outbox ids a batch's trailing mail statement inserted. */
-const mailIds = (results: D1Result[], mail: unknown) =>
-  mail ? ((results.at(-1)?.results ?? []) as { id: number }[]).map((r) => r.id) : []
+/** Runs a token's statements with what `mail` adds after them; the outbox ids it inserted. */
+async function withMail(
+  db: D1Database,
+  statements: D1PreparedStatement[],
+  mail: MailOf | undefined,
+  secret: { token: string; code?: string },
+) {
+  if (!mail) {
+    await db.batch(statements)
+    return []
+  }
+  statements.push(...(await mail(secret)))
+  const results = await db.batch(statements)
+  return ((results.at(-1)?.results ?? []) as { id: number }[]).map((r) => r.id)
+}
 
 export async function createOneTimeToken(
   db: D1Database,
@@ -259,9 +271,7 @@ export async function createOneTimeToken(
       .prepare('INSERT INTO auth_one_time_tokens (token_hash, user_id, type) VALUES (?, ?, ?)')
       .bind(await sha256Hex(token), userId, type),
   ]
-  if (mail) statements.push(...(await mail({ token })))
-  const results = await db.batch(statements)
-  return { token, mailIds: mailIds(results, mail) }
+  return { token, mailIds: await withMail(db, statements, mail, { token }) }
 }
 
 /**
@@ -451,9 +461,7 @@ export async function createOneTimeCode(
       )
       .bind(await sha256Hex(token), userId, type, await codeHash(userId, code)),
   ]
-  if (mail) statements.push(...(await mail({ token, code })))
-  const results = await db.batch(statements)
-  return { token, code, mailIds: mailIds(results, mail) }
+  return { token, code, mailIds: await withMail(db, statements, mail, { token, code }) }
 }
 
 /**

@@ -1,12 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono'
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
-import {
-  createLocalJWKSet,
-  errors,
-  jwtVerify,
-  type JSONWebKeySet,
-  type JWTVerifyGetKey,
-} from 'jose'
+import { createLocalJWKSet, errors, jwtVerify, type JWTVerifyGetKey } from 'jose'
 import { httpOnlyCookie, isHttps } from '../cookies'
 import type { AppEnv } from '../env'
 import { authSettings } from '../config'
@@ -29,7 +23,8 @@ const KEYS_MAX_AGE_MS = 10 * 60_000
 
 // The provider's public keys, per isolate and provider. A token with a kid we do not know yet
 // (a key rotation) asks again at most every 30 s.
-const keyCache = new Map<string, { keys: JSONWebKeySet; fetchedAt: number }>()
+// The imported key set is kept with them, so a page verifies without importing a key again.
+const keyCache = new Map<string, { verifyKey: JWTVerifyGetKey; fetchedAt: number }>()
 
 async function keySet(c: Context<AppEnv>): Promise<JWTVerifyGetKey> {
   const { issuer, url } = authSettings(c.env, c.var.config.siteUrl)
@@ -40,7 +35,7 @@ async function keySet(c: Context<AppEnv>): Promise<JWTVerifyGetKey> {
   const load = async () => {
     const res = await authClient(c).jwks()
     if (!res.ok) throw new errors.JWKSTimeout('the key set is out of reach')
-    const entry = { keys: res.data, fetchedAt: Date.now() }
+    const entry = { verifyKey: createLocalJWKSet(res.data), fetchedAt: Date.now() }
     keyCache.set(cacheKey, entry)
     return entry
   }
@@ -49,14 +44,13 @@ async function keySet(c: Context<AppEnv>): Promise<JWTVerifyGetKey> {
   // an old key set still verifies this page; a fresh one is fetched after the answer
   else if (Date.now() - entry.fetchedAt > KEYS_MAX_AGE_MS)
     c.executionCtx.waitUntil(load().catch(() => undefined))
-  const local = createLocalJWKSet(entry.keys)
-  const fetchedAt = entry.fetchedAt
+  const { verifyKey, fetchedAt } = entry
   return async (header, token) => {
     try {
-      return await local(header, token)
+      return await verifyKey(header, token)
     } catch (err) {
       if (!(err instanceof errors.JWKSNoMatchingKey) || Date.now() - fetchedAt < 30_000) throw err
-      return createLocalJWKSet((await load()).keys)(header, token)
+      return (await load()).verifyKey(header, token)
     }
   }
 }

@@ -11,7 +11,8 @@ import type { Bindings } from '../../../worker/env'
 import { consumeMail, requeueStale, sendDigest } from '../../../worker/mail/queue'
 import { deliver, MAX_ATTEMPTS } from '../../../worker/mail/deliver'
 import type { MailJob } from '../../../worker/mail/enqueue'
-import { delivered, outboxOf, queuedRow, rowById, settled, unique } from './helpers'
+import { outboxRows } from '../inbox'
+import { delivered, queuedRow, rowById, settled, unique } from './helpers'
 
 const SITE = 'https://example.com'
 let ip = 0
@@ -38,7 +39,7 @@ describe('a lead and its e-mail', () => {
     expect(mail.html).toContain(en.mail.welcome_action)
     // signing up again sends nothing more
     await post('/api/email-signup', { name: 'Ada', email, source: 'website' })
-    expect(await outboxOf(email)).toHaveLength(1)
+    expect(await outboxRows(email)).toHaveLength(1)
   })
 
   it('tells the agency of a contact message, with Reply-To the visitor', async () => {

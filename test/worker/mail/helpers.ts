@@ -1,47 +1,28 @@
 import { env } from 'cloudflare:test'
-import PostalMime from 'postal-mime'
+import { outboxRows, parsedMailsTo } from '../inbox'
 import type { OutboxRow } from '../../../worker/db/outbox'
 
-/** What the tests' mail catcher holds (maildev's API), newest last. */
-export async function caught(): Promise<
-  { id: string; subject: string; to: { address: string }[]; headers: Record<string, string> }[]
-> {
-  return (await fetch(`${env.MAIL_CATCHER_URL}/api/email`)).json()
-}
-
-/** The delivered message to `to` whose subject matches, parsed as a mail client would. */
+/** The newest message to `to` (its subject matching), once it has arrived (up to 10 s). */
 export async function delivered(to: string, subject?: RegExp, timeoutMs = 10_000) {
   const deadline = Date.now() + timeoutMs
   while (Date.now() < deadline) {
-    const found = (await caught())
-      .filter((m) => m.to.some((t) => t.address === to) && (!subject || subject.test(m.subject)))
-      .at(-1)
-    if (found) {
-      const raw = await (await fetch(`${env.MAIL_CATCHER_URL}/api/email/${found.id}/source`)).text()
-      return PostalMime.parse(raw)
-    }
+    const found = (await parsedMailsTo(to, subject)).at(-1)
+    if (found) return found
     await new Promise((r) => setTimeout(r, 100))
   }
   throw new Error(`no e-mail to ${to} ${subject ?? ''}`)
 }
 
-export const outboxOf = async (to: string) =>
-  (
-    await env.DB.prepare('SELECT * FROM mail_outbox WHERE to_address = ? ORDER BY id')
-      .bind(to)
-      .all<OutboxRow>()
-  ).results
-
 /** Waits until every e-mail to `to` has left `queued`/`sending`. */
 export async function settled(to: string, timeoutMs = 10_000) {
   const deadline = Date.now() + timeoutMs
   while (Date.now() < deadline) {
-    const rows = await outboxOf(to)
+    const rows = await outboxRows(to)
     if (rows.length && rows.every((r) => r.status !== 'queued' && r.status !== 'sending'))
       return rows
     await new Promise((r) => setTimeout(r, 100))
   }
-  return outboxOf(to)
+  return outboxRows(to)
 }
 
 /** An outbox row written as the site writes them, not on the queue: for delivery tests. */

@@ -1,8 +1,7 @@
 import { EmailMessage } from 'cloudflare:email'
 import { createMimeMessage } from 'mimetext'
 import type { Bindings } from '../../env'
-import { base64 } from './smtp'
-import { domainOf, errorText, parseAddress, type MailProvider } from './provider'
+import { base64, domainOf, errorText, parseAddress, type MailProvider } from './provider'
 
 /** Cloudflare Email Service: the `send_email` binding, with MIME built by mimetext. */
 export function cloudflareProvider(env: Bindings): MailProvider {

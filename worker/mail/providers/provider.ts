@@ -20,3 +20,11 @@ export const domainOf = (address: string) =>
   parseAddress(address).email.split('@')[1] ?? 'localhost'
 
 export const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err))
+
+/** UTF-8 text as base64 (attachments travel encoded). */
+export function base64(text: string) {
+  const bytes = new TextEncoder().encode(text)
+  let binary = ''
+  for (const b of bytes) binary += String.fromCharCode(b)
+  return btoa(binary)
+}

@@ -1,6 +1,5 @@
 import type { Bindings } from '../../env'
-import { base64 } from './smtp'
-import { errorText, type MailProvider } from './provider'
+import { base64, errorText, type MailProvider } from './provider'
 
 export const RESEND_API = 'https://api.resend.com'
 

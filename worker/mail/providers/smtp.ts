@@ -1,6 +1,6 @@
 import { WorkerMailer } from 'worker-mailer'
 import type { Bindings } from '../../env'
-import { domainOf, errorText, parseAddress, type MailProvider } from './provider'
+import { base64, domainOf, errorText, parseAddress, type MailProvider } from './provider'
 
 /**
  * SMTP over a TCP socket (worker-mailer): the local catcher `npm start` runs (maildev, port
@@ -51,12 +51,4 @@ export function smtpProvider(env: Bindings): MailProvider {
       }
     },
   }
-}
-
-/** UTF-8 text as base64 (attachments travel encoded). */
-export function base64(text: string) {
-  const bytes = new TextEncoder().encode(text)
-  let binary = ''
-  for (const b of bytes) binary += String.fromCharCode(b)
-  return btoa(binary)
 }

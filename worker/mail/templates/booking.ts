@@ -38,7 +38,10 @@ export const bookingConfirmation: MailTemplate<BookedCall> = {
       ],
       action: { label: t('mail.booking_action'), url: config.siteUrl + icsPath(b.token) },
       closing: `${t('mail.booking_outro')}\n\n${t('mail.signoff')}`,
-      attachments: [attachment(ctx, b)],
+      // built when the message is rendered for sending, not when the outbox row is written
+      get attachments() {
+        return [attachment(ctx, b)]
+      },
     }
   },
 }
@@ -62,7 +65,10 @@ export const agencyBooking: MailTemplate<BookedCall> = {
         [t('mail.label_language'), b.language],
       ],
       quote: b.notes || undefined,
-      attachments: [attachment(ctx, b)],
+      // built when the message is rendered for sending, not when the outbox row is written
+      get attachments() {
+        return [attachment(ctx, b)]
+      },
       replyTo: b.email,
     }
   },
