@@ -62,6 +62,8 @@ export default defineConfig({
     'btn-accent': 'btn bg-accent-400 text-ink-900 hover:bg-accent-500',
     'btn-outline': 'btn border-2 border-current bg-transparent hover:bg-white/10',
     'btn-ghost': 'btn border border-slate-300 bg-white text-ink-900 hover:bg-slate-50',
+    // what cannot be undone (erasing data, deleting an account)
+    'btn-danger': 'btn bg-red-700 text-white hover:bg-red-800',
     card: 'rounded-2xl border border-slate-200 bg-white p-6 shadow-sm',
     eyebrow: 'text-sm font-semibold uppercase tracking-wider text-brand-600',
     'section-title': 'text-3xl font-bold tracking-tight text-ink-900 sm:text-4xl',

@@ -14,6 +14,10 @@ export interface Bindings extends Env {
   AUTH_PREVIOUS_SIGNING_KEY?: string
   /** The hosted service's anon key, sent as `apikey` (AUTH_URL mode). */
   AUTH_API_KEY?: string
+  /** The hosted service's service-role key: deleting an account (AUTH_URL mode). */
+  AUTH_SERVICE_ROLE_KEY?: string
+  /** Seals the e-mailed consent and data links (worker/consent/links.ts). */
+  LINK_SECRET?: string
   /** Mail secrets (README: "Mail"). */
   RESEND_API_KEY?: string
   RESEND_WEBHOOK_SECRET?: string

@@ -4,7 +4,8 @@ import { trimTrailingSlash } from 'hono/trailing-slash'
 import { readConfig } from './config'
 import type { AppEnv, Bindings } from './env'
 import type { MailJob } from './mail/enqueue'
-import { consumeMail, onSchedule } from './mail/queue'
+import { consumeMail } from './mail/queue'
+import { onSchedule } from './scheduled'
 import type { Translator } from './i18n/translator'
 import { drainBody } from './middleware/drain-body'
 import { i18n } from './middleware/i18n'
@@ -12,6 +13,7 @@ import { pageViews } from './middleware/page-views'
 import { security } from './middleware/security'
 import { bookings } from './api/bookings'
 import { consent } from './api/consent'
+import { accountDataRoutes } from './auth/account-data'
 import { mfaRoutes } from './auth/mfa'
 import { authRoutes } from './auth/routes'
 import { authService } from './auth-service/app'
@@ -19,6 +21,7 @@ import { session } from './auth/session'
 import { events } from './api/events'
 import { leads } from './api/leads'
 import { mailEvents } from './api/mail-events'
+import { privacy } from './api/privacy'
 import { feeds } from './feeds'
 import { pages, renderNotFound } from './pages'
 import { renderer } from './render/document'
@@ -54,11 +57,13 @@ app.use(renderer())
 app.route('/auth/v1', authService)
 app.route('/auth', authRoutes)
 app.route('/auth', mfaRoutes)
+app.route('/auth', accountDataRoutes)
 app.route('/api', leads)
 app.route('/api/bookings', bookings)
 app.route('/api/events', events)
 app.route('/api/consent', consent)
 app.route('/api/mail/events', mailEvents)
+app.route('/', privacy)
 app.route('/', feeds)
 app.route('/', pages)
 app.notFound(renderNotFound)
@@ -81,6 +86,6 @@ export default {
   fetch: app.fetch,
   /** E-mail delivery (worker/mail/queue.ts). */
   queue: consumeMail,
-  /** Stale e-mails back on the queue; the agency's daily digest. */
+  /** Stale e-mails back on the queue, newsletters; daily: the agency's digest, clean-up. */
   scheduled: onSchedule,
 } satisfies ExportedHandler<Bindings, MailJob>

@@ -135,15 +135,26 @@ export const PAGE_ROUTES = [
     titleKey: 'legal.terms.title',
     descriptionKey: 'legal.terms.description',
     indexable: true,
-    nav: { key: 'footer.terms', footerResources: 4 },
+    nav: { key: 'footer.terms', footerResources: 5 },
   },
   {
     path: '/refund-policy',
     titleKey: 'legal.refund.title',
     descriptionKey: 'legal.refund.description',
     indexable: true,
-    nav: { key: 'footer.refund', footerResources: 5 },
+    nav: { key: 'footer.refund', footerResources: 6 },
   },
+  {
+    path: '/privacy/request',
+    titleKey: 'privacy_request.title',
+    descriptionKey: 'privacy_request.meta_description',
+    indexable: true,
+    nav: { key: 'footer.your_data', footerResources: 4 },
+  },
+  // the pages of e-mailed links: each holds a token, none is for search engines
+  { path: '/privacy/data', titleKey: 'privacy_request.title', indexable: false },
+  { path: '/subscribe/confirm', titleKey: 'subscription.confirm_title', indexable: false },
+  { path: '/unsubscribe', titleKey: 'subscription.unsubscribe_title', indexable: false },
   { path: '/guides/:slug', indexable: false },
 ] as const satisfies readonly PageRoute[]
 

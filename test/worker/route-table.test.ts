@@ -67,6 +67,7 @@ describe('the route table', () => {
       '/faq',
       '/blog',
       '/privacy-policy',
+      '/privacy/request',
       '/terms-of-service',
       '/refund-policy',
     ])

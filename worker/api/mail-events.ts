@@ -3,7 +3,7 @@ import { Webhook } from 'standardwebhooks'
 import * as v from 'valibot'
 import { markBounced, suppress } from '../db/outbox'
 import type { AppEnv } from '../env'
-import { emailHash } from '../mail/deliver'
+import { emailHash } from '../hash'
 import { limitBody } from '../middleware/form-guard'
 
 /**

@@ -34,6 +34,7 @@ import {
   userNotFound,
   weakPasswordError,
 } from './gotrue'
+import { adminRoutes } from './admin'
 import { featureRoutes, idTokenGrant, notFound, web3Grant } from './features'
 import { gateSignIn, signInKeys } from './lockout'
 import { pkceFields, pkceGrant, pkceOf } from './pkce'
@@ -282,6 +283,8 @@ authService.post('/logout', async (c) => {
 
 authService.route('/', factorRoutes)
 authService.route('/', oneTimeRoutes)
+// before featureRoutes, whose /admin/* answers the rest of the admin API with 404
+authService.route('/', adminRoutes)
 authService.route('/', featureRoutes)
 // Last: whatever else is asked under /auth/v1 answers GoTrue-style JSON, not the site's page.
 authService.all('*', notFound)

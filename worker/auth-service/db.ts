@@ -1,3 +1,5 @@
+import { sha256Hex } from '../hash'
+
 export interface UserRow {
   id: string
   email: string
@@ -228,10 +230,7 @@ export async function failureCounts(db: D1Database, keys: string[], windowSecond
 export const failureCount = async (db: D1Database, keys: string[], windowSeconds: number) =>
   Math.max(0, ...(await failureCounts(db, keys, windowSeconds)))
 
-export async function sha256Hex(text: string) {
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text))
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('')
-}
+export { sha256Hex }
 
 /** An e-mailed link's secret: 48 random bytes, URL-safe. */
 const linkToken = () => randomToken() + randomToken()
@@ -583,4 +582,70 @@ export async function spendFlowState(db: D1Database, flowId: string) {
     .bind(flowId)
     .first<{ user_id: string }>()
   return row !== null
+}
+
+/**
+ * Deletes a user and everything the service keeps of them: sessions and refresh tokens,
+ * factors and their challenges, one-time links and codes, PKCE flows, and the failed-attempt
+ * counters under their address. One batch, so a user is gone whole or not at all. The address
+ * of the user deleted, or null when there was none.
+ */
+export async function deleteUser(db: D1Database, id: string) {
+  const user = await findUser(db, id)
+  if (!user) return null
+  const sessions = 'SELECT id FROM auth_sessions WHERE user_id = ?1'
+  await db.batch([
+    db.prepare('DELETE FROM auth_flow_state WHERE user_id = ?1').bind(id),
+    db.prepare('DELETE FROM auth_one_time_tokens WHERE user_id = ?1').bind(id),
+    db
+      .prepare(
+        'DELETE FROM auth_challenges WHERE factor_id IN (SELECT id FROM auth_factors WHERE user_id = ?1)',
+      )
+      .bind(id),
+    db.prepare('DELETE FROM auth_factors WHERE user_id = ?1').bind(id),
+    db.prepare(`DELETE FROM auth_refresh_tokens WHERE session_id IN (${sessions})`).bind(id),
+    db.prepare('DELETE FROM auth_sessions WHERE user_id = ?1').bind(id),
+    db
+      .prepare(
+        "DELETE FROM auth_failures WHERE key = 'email:' || ?1 OR key LIKE 'pair:' || ?1 || '|%'",
+      )
+      .bind(user.email),
+    db.prepare('DELETE FROM auth_users WHERE id = ?1').bind(id),
+  ])
+  return user.email
+}
+
+/** Days an ended session is kept (for the account's own history) before it is deleted. */
+export const ENDED_SESSION_DAYS = 30
+
+/**
+ * The daily clean-up (README: "Retention"): one-time links and codes once spent or past their
+ * hour, PKCE flows past their hour, challenges past their minutes, sessions 30 days after they
+ * ended, failed-attempt counters of past windows. Counts of rows deleted, by table.
+ */
+export async function purgeExpired(db: D1Database, failureWindowSeconds: number) {
+  const ago = (modifier: string) => `strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '${modifier}')`
+  const results = await db.batch([
+    db.prepare(`DELETE FROM auth_flow_state WHERE created_at < ${ago('-1 hour')}`),
+    db.prepare(
+      `DELETE FROM auth_one_time_tokens WHERE used_at IS NOT NULL OR created_at < ${ago('-1 day')}`,
+    ),
+    db.prepare(
+      `DELETE FROM auth_challenges WHERE created_at < ${ago(`-${CHALLENGE_SECONDS} seconds`)}`,
+    ),
+    db.prepare(
+      `DELETE FROM auth_refresh_tokens WHERE session_id IN (SELECT id FROM auth_sessions
+       WHERE revoked_at IS NOT NULL AND revoked_at < ${ago(`-${ENDED_SESSION_DAYS} days`)})`,
+    ),
+    db.prepare(
+      `DELETE FROM auth_sessions
+       WHERE revoked_at IS NOT NULL AND revoked_at < ${ago(`-${ENDED_SESSION_DAYS} days`)}`,
+    ),
+    // counters of windows before the current one no longer count for anything
+    db
+      .prepare('DELETE FROM auth_failures WHERE window_start < ?')
+      .bind(windowOf(failureWindowSeconds)),
+  ])
+  const [flows, oneTime, challenges, , sessions, failures] = results.map((r) => r.meta.changes)
+  return { flows, oneTime, challenges, sessions, failures }
 }

@@ -115,9 +115,9 @@ featureRoutes.get('/authorize', (c) => {
   )
 })
 
-/** The admin API needs the service-role key, which the built-in service does not have. */
+/** The admin API beyond deleting a user (admin.ts) is not built in. */
 const noAdminApi = (c: Context<AppEnv>) =>
-  authError(c, 404, 'not_found', 'The built-in auth service has no admin API')
+  authError(c, 404, 'not_found', 'The built-in auth service has no such admin API')
 featureRoutes.all('/admin', noAdminApi)
 featureRoutes.all('/admin/*', noAdminApi)
 featureRoutes.all('/invite', noAdminApi)

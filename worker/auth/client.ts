@@ -1,5 +1,6 @@
 import type { Context } from 'hono'
 import type { JWK } from 'jose'
+import { serviceRoleToken } from '../auth-service/admin'
 import { authService } from '../auth-service/app'
 import { authSettings } from '../config'
 import type { AppEnv } from '../env'
@@ -129,6 +130,15 @@ export function authClient(c: Context<AppEnv>) {
       }),
     unenrol: (token: string, factorId: string) =>
       call<void>(c, `/factors/${encodeURIComponent(factorId)}`, { method: 'DELETE', token }),
+    /** GoTrue's admin delete, with the service role (AUTH_SERVICE_ROLE_KEY for a hosted one). */
+    deleteUser: async (userId: string): Promise<AuthResult<void>> => {
+      const token = c.env.AUTH_URL ? c.env.AUTH_SERVICE_ROLE_KEY : await serviceRoleToken(c)
+      if (!token) return { ...unavailable, msg: 'AUTH_SERVICE_ROLE_KEY is not set' }
+      return call<void>(c, `/admin/users/${encodeURIComponent(userId)}`, {
+        method: 'DELETE',
+        token,
+      })
+    },
     jwks: () => call<{ keys: JWK[] }>(c, '/.well-known/jwks.json', { timeoutMs: KEYS_TIMEOUT_MS }),
   }
 }

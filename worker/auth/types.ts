@@ -5,6 +5,7 @@ export interface Factor {
   friendly_name?: string
   factor_type: string
   status: 'verified' | 'unverified'
+  created_at?: string
 }
 
 export interface AuthUser {
@@ -12,6 +13,10 @@ export interface AuthUser {
   email: string
   factors?: Factor[]
   app_metadata?: Record<string, unknown>
+  user_metadata?: Record<string, unknown>
+  created_at?: string
+  email_confirmed_at?: string | null
+  last_sign_in_at?: string | null
 }
 
 export interface TokenSet {

@@ -7,34 +7,6 @@ import { insertRow } from './rows'
  * e-mail that confirms it (a batch is one transaction: both or neither).
  */
 
-/** Version of the consent wording shown next to the signup forms; stored with each subscriber. */
-export const CONSENT_VERSION = '2026-11-01'
-
-export type SignupForm = 'welcome_popup' | 'guide' | 'newsletter'
-
-export interface NewSubscriber {
-  email: string
-  name: string | null
-  source: string
-  form: SignupForm
-  language: string
-}
-
-/**
- * Adds a subscriber unless the e-mail is already on the list; then nothing changes and it
- * returns no row. One statement, so concurrent signups of one address store exactly one row.
- */
-export function insertSubscriber(db: D1Database, s: NewSubscriber) {
-  return db
-    .prepare(
-      `INSERT INTO subscribers (email, name, source, signup_form, language, consent_version)
-       VALUES (?, ?, ?, ?, ?, ?)
-       ON CONFLICT (email) DO NOTHING
-       RETURNING id`,
-    )
-    .bind(s.email, s.name, s.source, s.form, s.language, CONSENT_VERSION)
-}
-
 export interface NewGuideRequest {
   email: string
   name: string

@@ -150,18 +150,23 @@ export async function isSuppressed(db: D1Database, emailHash: string) {
   )
 }
 
-export async function suppress(
-  db: D1Database,
-  emailHash: string,
-  reason: 'bounce' | 'complaint' | 'unsubscribe' | 'erasure',
-) {
-  await db
+export type SuppressionReason = 'bounce' | 'complaint' | 'unsubscribe' | 'erasure'
+
+/** An address's hash on the suppression list (an earlier reason stays). */
+export const suppression = (db: D1Database, emailHash: string, reason: SuppressionReason) =>
+  db
     .prepare(
       'INSERT INTO mail_suppressions (email_hash, reason) VALUES (?, ?) ON CONFLICT DO NOTHING',
     )
     .bind(emailHash, reason)
-    .run()
+
+export async function suppress(db: D1Database, emailHash: string, reason: SuppressionReason) {
+  await suppression(db, emailHash, reason).run()
 }
+
+/** A confirmed opt-in is new consent: the address may hear from us again. */
+export const liftSuppression = (db: D1Database, emailHash: string) =>
+  db.prepare('DELETE FROM mail_suppressions WHERE email_hash = ?').bind(emailHash)
 
 /** The most recent e-mail of a kind (the daily digest starts where the last one ended). */
 export function lastMailOf(db: D1Database, kind: string) {

@@ -7,6 +7,7 @@ import {
   markSuppressed,
 } from '../db/outbox'
 import type { Bindings } from '../env'
+import { emailHash } from '../hash'
 import { mailProvider } from './providers'
 import { errorText } from './providers/provider'
 import { renderMail } from './render'
@@ -17,15 +18,6 @@ export const MAX_ATTEMPTS = 7
 
 /** 30 s, 1, 2, 4, 8 min, capped at 10: a provider's bad minute passes, a bad hour is retried. */
 export const retryDelay = (attempt: number) => Math.min(30 * 2 ** (attempt - 1), 600)
-
-/** The key under which an address is suppressed: SHA-256 of it, lower-cased (hex). */
-export async function emailHash(address: string) {
-  const digest = await crypto.subtle.digest(
-    'SHA-256',
-    new TextEncoder().encode(address.trim().toLowerCase()),
-  )
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('')
-}
 
 export type Delivery = { done: true } | { retryIn: number }
 

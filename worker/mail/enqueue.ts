@@ -5,6 +5,7 @@ import { insertMail } from '../db/outbox'
 import type { AppEnv, Bindings } from '../env'
 import { createTranslator, type Translator } from '../i18n/translator'
 import { TEMPLATES, type MailData, type MailKind } from './templates'
+import { mailContext } from './templates/context'
 
 /** The queue message of one e-mail: just its outbox id; the row holds the rest. */
 export interface MailJob {
@@ -50,7 +51,7 @@ export async function mailRow<K extends MailKind>(
   const lang = to === 'agency' ? agencyLanguage(env) : w.lang
   const t = lang === w.lang ? w.t : createTranslator(lang)
   const template = TEMPLATES[kind]
-  const letter = await template.letter({ t, lang, config, db: env.DB }, data as never)
+  const letter = await template.letter(mailContext(env, config, lang, t), data as never)
   return insertMail(
     env.DB,
     {

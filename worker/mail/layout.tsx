@@ -20,6 +20,7 @@ export function letterText(letter: Letter, sig: Signature) {
     ...letter.paragraphs,
     letter.code,
     letter.action && `${letter.action.label}: ${letter.action.url}`,
+    ...(letter.links ?? []).map((l) => `${l.label}: ${l.url}`),
     letter.details?.map(([k, v]) => `${k}: ${v}`).join('\n'),
     letter.quote
       ?.split('\n')
@@ -177,6 +178,13 @@ function Body({ letter }: { letter: Letter }): ReactNode {
           </a>
         </p>
       )}
+      {letter.links?.map((l) => (
+        <p key={l.url} style={text}>
+          <a href={l.url} style={{ color: '#1d3fb0', fontWeight: 600 }}>
+            {l.label}
+          </a>
+        </p>
+      ))}
       {letter.details && (
         <table
           role="presentation"

@@ -25,6 +25,8 @@ export interface Letter {
   /** A code to type, shown large (one-time codes). */
   code?: string
   action?: { label: string; url: string }
+  /** Further links, under the button (a guide delivered with a confirmation, say). */
+  links?: { label: string; url: string }[]
   /** Label/value rows (a contact message, a booking). */
   details?: [string, string][]
   /** Free text quoted as it was written (the visitor's message). */

@@ -79,9 +79,3 @@ export async function sendDigest(env: Bindings, now = new Date()) {
   await sendJobs(env, ids)
   return ids[0]
 }
-
-/** The cron triggers of wrangler.toml. */
-export async function onSchedule(controller: ScheduledController, env: Bindings) {
-  if (controller.cron === '0 7 * * *') await sendDigest(env)
-  else await requeueStale(env)
-}

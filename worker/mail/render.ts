@@ -1,11 +1,13 @@
 import { isLang } from '../../client/lib/languages'
 import { readConfig } from '../config'
+import { linkUrl, sealLink } from '../consent/links'
 import type { OutboxRow } from '../db/outbox'
 import type { Bindings } from '../env'
 import { createTranslator } from '../i18n/translator'
 import { letterHtml, letterText, type Signature } from './layout'
 import type { MailMessage } from './letter'
 import { isMailKind, TEMPLATES } from './templates'
+import { mailContext } from './templates/context'
 
 /**
  * An outbox row as a complete message, in the recipient's language: the template's letter,
@@ -18,11 +20,12 @@ export async function renderMail(env: Bindings, row: OutboxRow): Promise<MailMes
   const config = readConfig(env, row.site_url || env.SITE_URL || 'http://localhost')
   const template = TEMPLATES[row.kind]
   const letter = await template.letter(
-    { t, lang, config, db: env.DB },
+    mailContext(env, config, lang, t),
     JSON.parse(row.data) as never,
   )
   const headers: Record<string, string> = {}
-  const unsubscribe = template.category === 'marketing' ? unsubscribeUrl(row) : undefined
+  const unsubscribe =
+    template.category === 'marketing' ? await unsubscribeUrl(env, config.siteUrl, row) : undefined
   if (unsubscribe) {
     // RFC 8058 one-click unsubscribe, for the mailbox's own button
     headers['List-Unsubscribe'] = `<${unsubscribe}>`
@@ -50,10 +53,8 @@ export async function renderMail(env: Bindings, row: OutboxRow): Promise<MailMes
   }
 }
 
-/**
- * The seam of the consent work: marketing mail will link to /unsubscribe with a signed token.
- * Until that endpoint exists there is no link to give, and no List-Unsubscribe header is sent.
- */
-function unsubscribeUrl(_row: OutboxRow): string | undefined {
-  return undefined
+/** Every marketing e-mail's own unsubscribe link: sealed for its address, in its language. */
+async function unsubscribeUrl(env: Bindings, siteUrl: string, row: OutboxRow) {
+  const token = await sealLink(env, { p: 'unsubscribe', e: row.to_address.trim().toLowerCase() })
+  return linkUrl(siteUrl, '/unsubscribe', token, row.language)
 }

@@ -116,8 +116,11 @@ export function AccountPage({
   error,
   factors,
   enrolling,
+  deleteCodeSent,
 }: {
   error?: string
+  /** the second step of deleting: a code was e-mailed */
+  deleteCodeSent: boolean
   /** null when the auth service could not be asked */
   factors: Factor[] | null
   enrolling: { id: string; uri: string; secret: string } | null
@@ -171,6 +174,34 @@ export function AccountPage({
         </Panel>
         <Panel id="signout" title={t('auth.sign_out')} className="self-start">
           <SignOutForm className="mt-4" button="btn-ghost" />
+        </Panel>
+        <Panel id="data" title={t('auth.data_heading')} className="md:col-span-2">
+          <p className="m-0 mt-2 text-ink-700">{t('auth.data_text')}</p>
+          <form method="post" action="/auth/account/data" className="mt-4">
+            <button type="submit" className="btn-ghost">
+              {t('auth.data_button')}
+            </button>
+          </form>
+        </Panel>
+        <Panel id="delete" title={t('auth.delete_heading')} className="md:col-span-2">
+          <p className="m-0 mt-2 text-ink-700">{t('auth.delete_text')}</p>
+          {deleteCodeSent ? (
+            <form method="post" action="/auth/account/delete" className="mt-4 max-w-sm space-y-4">
+              <p className="m-0 text-ink-700">
+                {t('auth.delete_code_sent', { email: isolate(user!.email) })}
+              </p>
+              <CodeField id="delete-code" hint={t('auth.magic_code_hint')} />
+              <button type="submit" className="btn-danger">
+                {t('auth.delete_button')}
+              </button>
+            </form>
+          ) : (
+            <form method="post" action="/auth/account/delete-code" className="mt-4">
+              <button type="submit" className="btn-ghost">
+                {t('auth.delete_send_code')}
+              </button>
+            </form>
+          )}
         </Panel>
       </div>
     </PageHero>

@@ -20,6 +20,12 @@ import { HomePage } from './home'
 import { LegalPage, type LegalKey } from './legal'
 import { NotFoundPage } from './not-found'
 import { PortfolioPage } from './portfolio'
+import {
+  serveConfirmPage,
+  serveDataLinkPage,
+  serveDataRequestPage,
+  serveUnsubscribePage,
+} from './privacy'
 import { PricingPage } from './pricing'
 import { ServicePage, ServicesPage } from './services'
 
@@ -130,6 +136,7 @@ const handlers: Record<PagePath, Handler<AppEnv>> = {
         error={c.req.query('error')}
         factors={await accountFactors(c)}
         enrolling={enrolment(c)}
+        deleteCodeSent={c.req.query('delete') === 'sent'}
       />
     )
     return c.render(page, {
@@ -221,6 +228,10 @@ const handlers: Record<PagePath, Handler<AppEnv>> = {
   },
 
   '/guides/:slug': serveGuide,
+  '/privacy/request': serveDataRequestPage,
+  '/privacy/data': serveDataLinkPage,
+  '/subscribe/confirm': serveConfirmPage,
+  '/unsubscribe': serveUnsubscribePage,
 
   '/book': async (c) => {
     const embed = c.req.query('embed') === '1'

@@ -31,6 +31,13 @@ export function LegalPage({ page, consent }: { page: LegalKey; consent: Consent 
         <p className="m-0 text-lg leading-relaxed">
           {t(`legal.${page}.intro`, { email: config.email })}
         </p>
+        {page === 'privacy' && (
+          <p className="m-0 mt-6">
+            <a href="/privacy/request" className="btn-primary">
+              {t('privacy_request.policy_link')}
+            </a>
+          </p>
+        )}
         {t.data<LegalSection[]>(`legal.${page}.sections`).map((s, i) => (
           <section key={i} className="mt-8">
             <h2 className="m-0 text-xl font-bold text-ink-900">{s.heading}</h2>

@@ -2,11 +2,10 @@ import type { Context } from 'hono'
 import {
   insertContactMessage,
   insertGuideRequest,
-  insertSubscriber,
   type ContactMessage,
   type NewGuideRequest,
-  type NewSubscriber,
 } from '../db/leads'
+import { signUp, statusOf, type NewSubscriber, type SubscriberStatus } from '../db/subscribers'
 import type { AppEnv } from '../env'
 import { enqueue, insertedIds, mailRow, writerOf } from '../mail/enqueue'
 
@@ -16,41 +15,59 @@ import { enqueue, insertedIds, mailRow, writerOf } from '../mail/enqueue'
  * delivery queue after the commit.
  */
 
-/** A sign-up; a new subscriber from the welcome popup gets the starter guide by e-mail. */
-export async function subscribe(c: Context<AppEnv>, s: NewSubscriber) {
-  const db = c.env.DB
-  const statements = [insertSubscriber(db, s)]
-  if (s.form === 'welcome_popup')
-    statements.push(
-      await mailRow(
-        writerOf(c),
-        'welcome',
-        s.email,
-        { name: s.name ?? '' },
-        { onlyIfInserted: true },
-      ),
-    )
-  const results = await db.batch(statements)
-  enqueue(c, insertedIds(results, statements.length > 1 ? [1] : []))
-  return { alreadySubscribed: results[0].results.length === 0 }
+/** The random key of one confirmation link (kept until spent; e-mailed sealed). */
+const newNonce = () => crypto.randomUUID()
+
+/** Was the address on the list (pending or confirmed) before this sign-up? */
+const wasListed = (result: D1Result) => {
+  const before = (result.results[0] as { status?: SubscriberStatus } | undefined)?.status
+  return before === 'pending' || before === 'confirmed'
 }
 
-/** A guide download: the person joins the list (once), the request is kept, the guide mailed. */
+/**
+ * A sign-up (popup or newsletter box): the address goes on the list as pending, and one e-mail
+ * brings the starter guide and the link that confirms (double opt-in). An address already on
+ * the list gets nothing new (`alreadySubscribed`), unless its pending link is old
+ * (db/subscribers.ts); one that had unsubscribed opts in again.
+ */
+export async function subscribe(c: Context<AppEnv>, s: NewSubscriber) {
+  const db = c.env.DB
+  const nonce = newNonce()
+  const statements = [
+    statusOf(db, s.email),
+    signUp(db, s, nonce),
+    await mailRow(
+      writerOf(c),
+      'subscribe_confirm',
+      s.email,
+      { name: s.name ?? '', nonce },
+      { onlyIfInserted: true },
+    ),
+  ]
+  const results = await db.batch(statements)
+  enqueue(c, insertedIds(results, [2]))
+  return { alreadySubscribed: wasListed(results[0]) }
+}
+
+/**
+ * A guide download: the request is kept and the guide mailed; the person joins the list as
+ * pending, and the guide's e-mail carries the confirmation link while that sign-up waits.
+ */
 export async function requestGuide(c: Context<AppEnv>, r: NewGuideRequest) {
   const db = c.env.DB
+  const nonce = newNonce()
   const results = await db.batch([
-    insertSubscriber(db, {
-      email: r.email,
-      name: r.name,
-      source: 'website',
-      form: 'guide',
-      language: r.language,
-    }),
+    statusOf(db, r.email),
+    signUp(
+      db,
+      { email: r.email, name: r.name, source: 'website', form: 'guide', language: r.language },
+      nonce,
+    ),
     insertGuideRequest(db, r),
-    await mailRow(writerOf(c), 'guide', r.email, { name: r.name, guide: r.guide }),
+    await mailRow(writerOf(c), 'guide', r.email, { name: r.name, guide: r.guide, nonce }),
   ])
-  enqueue(c, insertedIds(results, [2]))
-  return { alreadySubscribed: results[0].results.length === 0 }
+  enqueue(c, insertedIds(results, [3]))
+  return { alreadySubscribed: wasListed(results[0]) }
 }
 
 /** A contact message; the agency is told at once, with everything the visitor sent. */

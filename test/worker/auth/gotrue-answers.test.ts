@@ -43,19 +43,19 @@ describe('what the built-in service answers where GoTrue would', () => {
         body: { code: 404, error_code: 'not_found', msg: '404 page not found' },
       })
     }
-    // the admin API needs a service-role key, which the built-in service does not have
+    // of the admin API the built-in service has only DELETE /admin/users/:id (admin.ts)
     for (const path of ['/admin/users', '/admin/generate_link', '/invite'])
       expect((await raw(path, { method: 'POST', body: '{}' })).body).toEqual({
         code: 404,
         error_code: 'not_found',
-        msg: 'The built-in auth service has no admin API',
+        msg: 'The built-in auth service has no such admin API',
       })
     // supabase-js surfaces it as an AuthApiError
     const admin = await client().auth.admin.listUsers()
     expect(apiError(admin.error)).toEqual({
       status: 404,
       code: 'not_found',
-      message: 'The built-in auth service has no admin API',
+      message: 'The built-in auth service has no such admin API',
     })
   })
 

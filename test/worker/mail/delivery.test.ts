@@ -32,11 +32,17 @@ describe('a lead and its e-mail', () => {
       (await post('/api/email-signup', { name: 'Ada', email, source: 'website' })).status,
     ).toBe(200)
     const [row] = await settled(email)
-    expect(row).toMatchObject({ kind: 'welcome', status: 'sent', attempts: 1, language: 'en' })
-    const mail = await delivered(email, /Starter Guide/)
-    expect(mail.subject).toBe(en.mail.welcome_subject)
+    expect(row).toMatchObject({
+      kind: 'subscribe_confirm',
+      status: 'sent',
+      attempts: 1,
+      language: 'en',
+    })
+    const mail = await delivered(email, /Confirm your subscription/)
+    expect(mail.subject).toBe(en.mail.optin_subject)
     expect(mail.text).toContain('/guides/invisible-business-mistakes?lang=en')
     expect(mail.html).toContain(en.mail.welcome_action)
+    expect(mail.html).toContain(en.mail.optin_action)
     // signing up again sends nothing more
     await post('/api/email-signup', { name: 'Ada', email, source: 'website' })
     expect(await outboxRows(email)).toHaveLength(1)

@@ -21,6 +21,9 @@ const booked = {
 
 const SAMPLES: Record<MailKind, unknown> = {
   welcome: { name: 'Ada' },
+  subscribe_confirm: { name: 'Ada', nonce: '0b7e5a4c-0000-4000-8000-000000000001' },
+  newsletter: { subject: 'Five listing fixes', paragraphs: ['First.', 'Second.'] },
+  data_request: { action: 'erase', email: 'reader@example.org' },
   guide: { name: 'Ada', guide: 'social-media-growth-kit' },
   booking_confirmation: booked,
   agency_booking: booked,
@@ -89,6 +92,25 @@ describe.each([
       `https://example.com/guides/invisible-business-mistakes?lang=${lang}`,
     )
     expect(welcome.html).toContain(dict.mail.welcome_action)
+    // marketing: the footer's unsubscribe link, and the mailbox's one-click button (RFC 8058)
+    const unsubscribe = welcome.headers['List-Unsubscribe'].slice(1, -1)
+    expect(unsubscribe).toMatch(
+      new RegExp(`^https://example.com/unsubscribe\\?token=[\\w.-]+&lang=${lang}$`),
+    )
+    expect(welcome.headers['List-Unsubscribe-Post']).toBe('List-Unsubscribe=One-Click')
+    expect(welcome.text).toContain(`${dict.mail.unsubscribe}: ${unsubscribe}`)
+    expect(welcome.html).toContain(unsubscribe.replace('&', '&amp;'))
+
+    // double opt-in: the starter guide and the confirmation, no unsubscribe header (not marketing)
+    const optin = await renderMail(env, row('subscribe_confirm', lang))
+    expect(optin.subject).toBe(dict.mail.optin_subject)
+    expect(optin.text).toContain(
+      `${dict.mail.optin_action}: https://example.com/subscribe/confirm?token=`,
+    )
+    expect(optin.text).toContain(
+      `https://example.com/guides/invisible-business-mistakes?lang=${lang}`,
+    )
+    expect(optin.headers['List-Unsubscribe']).toBeUndefined()
 
     const code = await renderMail(env, row('auth_magic_link', lang))
     expect(code.subject).toBe(dict.auth.magic_link_subject)

@@ -2,7 +2,7 @@ import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:
 import { Webhook } from 'standardwebhooks'
 import { describe, expect, it } from 'vitest'
 import app from '../../../worker/index'
-import { emailHash } from '../../../worker/mail/deliver'
+import { emailHash } from '../../../worker/hash'
 import { queuedRow, rowById, unique } from './helpers'
 
 // The provider's bounce and complaint webhook (Resend's, signed by Svix).

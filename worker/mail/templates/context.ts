@@ -1,5 +1,7 @@
 import type { Lang } from '../../../client/lib/languages'
 import type { SiteConfig } from '../../config'
+import { sealLink, type LinkClaims } from '../../consent/links'
+import type { Bindings } from '../../env'
 import type { Translator } from '../../i18n/translator'
 import type { Letter, MailCategory } from '../letter'
 
@@ -9,6 +11,8 @@ export interface MailContext {
   lang: Lang
   config: SiteConfig
   db: D1Database
+  /** A sealed token for an e-mailed link (consent/links.ts). */
+  seal: (claims: LinkClaims) => Promise<string>
 }
 
 /** One kind of e-mail: its audience and its wording; never how it is sent. */
@@ -21,3 +25,11 @@ export interface MailTemplate<Data> {
   secret?: boolean
   letter(ctx: MailContext, data: Data): Letter | Promise<Letter>
 }
+
+/** The context of a template, for the recipient's language. */
+export const mailContext = (
+  env: Bindings,
+  config: SiteConfig,
+  lang: Lang,
+  t: Translator,
+): MailContext => ({ t, lang, config, db: env.DB, seal: (claims) => sealLink(env, claims) })

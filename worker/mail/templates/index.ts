@@ -1,6 +1,7 @@
 import { authConfirmSignup, authMagicLink, authReauthentication, authRecovery } from './auth'
 import { agencyBooking, bookingConfirmation } from './booking'
 import { agencyContact } from './contact'
+import { dataRequest, newsletter, subscribeConfirm } from './consent'
 import type { MailTemplate } from './context'
 import { agencyDigest } from './digest'
 import { guide } from './guide'
@@ -9,6 +10,9 @@ import { welcome } from './welcome'
 /** Every kind of e-mail the site sends, by the name the outbox stores. */
 export const TEMPLATES = {
   welcome,
+  subscribe_confirm: subscribeConfirm,
+  newsletter,
+  data_request: dataRequest,
   guide,
   booking_confirmation: bookingConfirmation,
   agency_booking: agencyBooking,

@@ -1,13 +1,13 @@
 import { guideUrl, STARTER_GUIDE } from '../../data/guides'
 import type { MailTemplate } from './context'
 
-/** The welcome popup's promise: the starter guide, to a new subscriber. */
+/** After a subscription is confirmed: what the subscriber will get, and the guide again. */
 export const welcome: MailTemplate<{ name: string }> = {
   category: 'marketing',
   letter: ({ t, lang, config }, { name }) => ({
     subject: t('mail.welcome_subject'),
     preview: t('mail.welcome_intro'),
-    greeting: t('mail.greeting', { name }),
+    greeting: name ? t('mail.greeting', { name }) : t('mail.greeting_plain'),
     paragraphs: [t('mail.welcome_intro')],
     action: {
       label: t('mail.welcome_action'),

@@ -1,0 +1,94 @@
+/**
+ * Every row the site keeps about an e-mail address, for a copy (export) or an erasure. The auth
+ * service's rows are its own (auth-service/db.ts deleteUser); the analytics hold no addresses.
+ * A new table with an address in it belongs here: test/worker/privacy/data-rights.test.ts looks
+ * for the address in every column of every table after an erasure.
+ */
+
+/** The agency's notices about a person name them in their data, not as the recipient. */
+const MAILS_ABOUT = `to_address = ?1 OR (category = 'agency' AND json_extract(data, '$.email') = ?1)`
+
+export async function personalRows(db: D1Database, email: string) {
+  const [subscriptions, guideRequests, contactMessages, bookings, emails] = await db.batch([
+    db
+      .prepare(
+        `SELECT email, name, status, signup_form, language, source, consent_version,
+                consented_at, confirmed_at, confirm_ip_hash, unsubscribed_at, created_at
+         FROM subscribers WHERE email = ?1`,
+      )
+      .bind(email),
+    db
+      .prepare(
+        'SELECT email, name, guide, language, created_at FROM guide_requests WHERE email = ?1',
+      )
+      .bind(email),
+    db
+      .prepare(
+        `SELECT name, email, company, service, budget, message, language, created_at
+         FROM contact_messages WHERE email = ?1`,
+      )
+      .bind(email),
+    db
+      .prepare(
+        `SELECT slot_start, name, email, notes, time_zone, language, created_at
+         FROM bookings WHERE email = ?1`,
+      )
+      .bind(email),
+    // what was sent to the address and how it went; never a one-time code or link in its data
+    db
+      .prepare(
+        `SELECT kind, subject, status, attempts, created_at, sent_at
+         FROM mail_outbox WHERE to_address = ?1 ORDER BY id`,
+      )
+      .bind(email),
+  ])
+  return {
+    subscriptions: subscriptions.results,
+    guide_requests: guideRequests.results,
+    contact_messages: contactMessages.results,
+    bookings: bookings.results,
+    emails: emails.results,
+  }
+}
+
+export async function suppressionOf(db: D1Database, emailHash: string) {
+  return db
+    .prepare('SELECT reason, created_at FROM mail_suppressions WHERE email_hash = ?')
+    .bind(emailHash)
+    .first<{ reason: string; created_at: string }>()
+}
+
+/** The DELETEs of an erasure, for one batch with the suppression that outlives them. */
+export function eraseRows(db: D1Database, email: string) {
+  return [
+    db.prepare('DELETE FROM subscribers WHERE email = ?1').bind(email),
+    db.prepare('DELETE FROM guide_requests WHERE email = ?1').bind(email),
+    db.prepare('DELETE FROM contact_messages WHERE email = ?1').bind(email),
+    db.prepare('DELETE FROM bookings WHERE email = ?1').bind(email),
+    db.prepare(`DELETE FROM mail_outbox WHERE ${MAILS_ABOUT}`).bind(email),
+  ]
+}
+
+/** A data request's link went to this address a moment ago: one is enough. */
+export async function recentDataRequest(db: D1Database, email: string, minutes: number) {
+  return (
+    (await db
+      .prepare(
+        `SELECT 1 AS hit FROM mail_outbox WHERE kind = 'data_request' AND to_address = ?
+         AND created_at >= strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?)`,
+      )
+      .bind(email, `-${minutes} minutes`)
+      .first()) !== null
+  )
+}
+
+/** Unconfirmed sign-ups older than this many days are deleted by the daily clean-up. */
+export const PENDING_SUBSCRIPTION_DAYS = 30
+
+export const purgePendingSubscriptions = (db: D1Database) =>
+  db
+    .prepare(
+      `DELETE FROM subscribers WHERE status = 'pending'
+       AND consented_at < strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?)`,
+    )
+    .bind(`-${PENDING_SUBSCRIPTION_DAYS} days`)

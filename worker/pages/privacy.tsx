@@ -1,0 +1,186 @@
+import type { Context } from 'hono'
+import { Field } from '../../client/components/field'
+import {
+  askAgain,
+  confirmationOutcome,
+  LinkActionPage,
+  linkProblem,
+  renderOutcome,
+  unsubscribeOutcome,
+} from '../components/link-pages'
+import { openLink } from '../consent/links'
+import { isOpenNonce } from '../db/subscribers'
+import type { AppEnv } from '../env'
+import { PageHero } from '../components/page-parts'
+import type { MessageKey } from '../i18n/translator'
+import { usePage } from '../render/context'
+
+const CHOICES = ['export', 'erase'] as const
+const choiceText = {
+  export: ['privacy_request.export', 'privacy_request.export_hint'],
+  erase: ['privacy_request.erase', 'privacy_request.erase_hint'],
+} satisfies Record<(typeof CHOICES)[number], [MessageKey, MessageKey]>
+
+/** /privacy/request: an address and what to do with its data; a link is e-mailed to it. */
+export function DataRequestPage({ error, email }: { error?: string; email?: string }) {
+  const { t, user } = usePage()
+  return (
+    <PageHero
+      title={t('privacy_request.title')}
+      subtitle={t('privacy_request.intro')}
+      crumbs={[{ label: t('privacy_request.title') }]}
+    >
+      <form
+        method="post"
+        action="/privacy/request"
+        className="card mt-8 max-w-xl space-y-5"
+        noValidate
+      >
+        <Field
+          id="data-email"
+          label={t('privacy_request.email_label')}
+          name="email"
+          type="email"
+          autoComplete="email"
+          required
+          maxLength={254}
+          defaultValue={email ?? user?.email}
+          error={error}
+        />
+        <fieldset className="m-0 space-y-3 border-0 p-0">
+          <legend className="mb-2 p-0 text-sm font-medium text-ink-700">
+            {t('privacy_request.choice_label')}
+          </legend>
+          {CHOICES.map((choice, i) => (
+            <div
+              key={choice}
+              className="rounded-lg border border-slate-200 p-3 has-[:checked]:border-brand-600"
+            >
+              <label
+                htmlFor={`data-${choice}`}
+                className="flex cursor-pointer items-center gap-3 font-semibold text-ink-900"
+              >
+                <input
+                  id={`data-${choice}`}
+                  type="radio"
+                  name="action"
+                  value={choice}
+                  defaultChecked={i === 0}
+                  className="h-4 w-4 accent-brand-600"
+                  aria-describedby={`data-${choice}-hint`}
+                />
+                {t(choiceText[choice][0])}
+              </label>
+              <p id={`data-${choice}-hint`} className="m-0 mt-1 ps-7 text-sm text-ink-600">
+                {t(choiceText[choice][1])}
+              </p>
+            </div>
+          ))}
+        </fieldset>
+        <button type="submit" className="btn-primary">
+          {t('privacy_request.submit')}
+        </button>
+        <p className="m-0 text-sm text-ink-600">
+          <a
+            href={user ? '/account#data' : '/auth?next=/account'}
+            className="text-brand-700 underline"
+          >
+            {t('privacy_request.account_hint')}
+          </a>
+        </p>
+      </form>
+    </PageHero>
+  )
+}
+
+const noStore = (c: Context<AppEnv>) => c.header('Cache-Control', 'no-store')
+
+/** A link page: its title in the tab, and nothing cached (it holds a token). */
+function linkPage(c: Context<AppEnv>, title: string, text: string, page: React.JSX.Element) {
+  noStore(c)
+  return c.render(page, { title: `${title} | ${c.var.t('meta.title_suffix')}`, description: text })
+}
+
+/** /subscribe/confirm?token=: the button that confirms, once the link is known to work. */
+export async function serveConfirmPage(c: Context<AppEnv>) {
+  const token = c.req.query('token') ?? ''
+  const link = await openLink(c.env, token, 'confirm')
+  if (!link.ok) return renderOutcome(c, confirmationOutcome(c, link.reason))
+  if (!(await isOpenNonce(c.env.DB, link.claims.n)))
+    return renderOutcome(c, confirmationOutcome(c, 'used'))
+  const { t } = c.var
+  const [title, text] = [t('subscription.confirm_title'), t('subscription.confirm_text')]
+  return linkPage(
+    c,
+    title,
+    text,
+    <LinkActionPage
+      title={title}
+      text={text}
+      action="/subscribe/confirm"
+      token={token}
+      button={t('subscription.confirm_button')}
+    />,
+  )
+}
+
+/** /unsubscribe?token=: one button (RFC 8058 clients post to the same address themselves). */
+export async function serveUnsubscribePage(c: Context<AppEnv>) {
+  const token = c.req.query('token') ?? ''
+  const link = await openLink(c.env, token, 'unsubscribe')
+  if (!link.ok) return renderOutcome(c, unsubscribeOutcome(c, link.reason))
+  const { t } = c.var
+  const [title, text] = [t('subscription.unsubscribe_title'), t('subscription.unsubscribe_text')]
+  return linkPage(
+    c,
+    title,
+    text,
+    <LinkActionPage
+      title={title}
+      text={text}
+      action="/unsubscribe"
+      token={token}
+      button={t('subscription.unsubscribe_button')}
+    />,
+  )
+}
+
+/** /privacy/data?token=: what the request's link will do, for which address. */
+export async function serveDataLinkPage(c: Context<AppEnv>) {
+  const token = c.req.query('token') ?? ''
+  const link = await openLink(c.env, token, 'data')
+  const { t } = c.var
+  if (!link.ok)
+    return renderOutcome(
+      c,
+      linkProblem(c, link.reason, t('privacy_request.expired_text'), askAgain(c)),
+    )
+  const { a: action, e: email } = link.claims
+  const title = t(`privacy_request.${action}_title`)
+  const text = t(`privacy_request.${action}_text`, { email })
+  return linkPage(
+    c,
+    title,
+    text,
+    <LinkActionPage
+      title={title}
+      text={text}
+      action="/privacy/data"
+      token={token}
+      button={t(
+        action === 'export' ? 'privacy_request.download_button' : 'privacy_request.erase_button',
+      )}
+      danger={action === 'erase'}
+    />,
+  )
+}
+
+/** /privacy/request: the form; `?error=email` after an address that was not one. */
+export function serveDataRequestPage(c: Context<AppEnv>) {
+  const { t } = c.var
+  const error = c.req.query('error') === 'email' ? t('errors.invalid_email') : undefined
+  return c.render(<DataRequestPage error={error} email={c.req.query('email')} />, {
+    title: `${t('privacy_request.title')} | ${t('meta.title_suffix')}`,
+    description: t('privacy_request.meta_description'),
+  })
+}

@@ -1,0 +1,28 @@
+import { purgeExpired } from './auth-service/db'
+import { limitOf } from './auth-service/settings'
+import { purgePendingSubscriptions } from './db/personal-data'
+import type { Bindings } from './env'
+import { requeueStale, sendDigest } from './mail/queue'
+import { sendReadyNewsletters } from './services/newsletter'
+
+/**
+ * Daily (README: "Retention"), as the privacy policy states: sign-ups never confirmed, 30 days
+ * on; the built-in auth service's spent or expired one-time links and codes, sessions 30 days
+ * after they ended, failure counters of past windows. Rows deleted, by kind.
+ */
+export async function purgeRetained(env: Bindings) {
+  const pending = await purgePendingSubscriptions(env.DB).run()
+  const auth = await purgeExpired(env.DB, limitOf(env, 'AUTH_FAILURE_WINDOW'))
+  return { pendingSubscriptions: pending.meta.changes, ...auth }
+}
+
+/** The cron triggers of wrangler.toml. */
+export async function onSchedule(controller: ScheduledController, env: Bindings) {
+  if (controller.cron === '0 7 * * *') {
+    console.log('retention', await purgeRetained(env))
+    await sendDigest(env)
+  } else {
+    await sendReadyNewsletters(env)
+    await requeueStale(env)
+  }
+}

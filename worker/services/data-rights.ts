@@ -1,0 +1,74 @@
+import type { Context } from 'hono'
+import { openLink } from '../consent/links'
+import { suppression } from '../db/outbox'
+import { eraseRows, personalRows, recentDataRequest, suppressionOf } from '../db/personal-data'
+import type { AppEnv, Bindings } from '../env'
+import { emailHash } from '../hash'
+import { enqueue, insertedIds, mailRow, writerOf } from '../mail/enqueue'
+
+/**
+ * A visitor's rights over what the site holds about their address (README: "Consent and data
+ * rights"): a copy, an erasure, each proven by a link e-mailed to the address; account holders
+ * do the same from /account. And the daily clean-up the privacy policy promises.
+ */
+
+/** One data request's link per address per this many minutes: a form cannot flood a mailbox. */
+export const DATA_REQUEST_EVERY_MINUTES = 10
+
+/**
+ * /privacy/request: e-mails the address a link for the action. It answers nothing: a known and
+ * an unknown address are treated alike (the link of an unknown one finds no rows).
+ */
+export async function requestDataLink(
+  c: Context<AppEnv>,
+  email: string,
+  action: 'export' | 'erase',
+) {
+  const db = c.env.DB
+  if (await recentDataRequest(db, email, DATA_REQUEST_EVERY_MINUTES)) return
+  const results = await db.batch([
+    await mailRow(writerOf(c), 'data_request', email, { action, email }),
+  ])
+  enqueue(c, insertedIds(results, [0]))
+}
+
+/** What a data link's page may do: its action and address, or why not. */
+export async function openDataLink(env: Bindings, token: string | undefined) {
+  return openLink(env, token, 'data')
+}
+
+/** Everything about the address, as the JSON file the visitor downloads. */
+export async function exportData(
+  env: Bindings,
+  email: string,
+  extra: Record<string, unknown> = {},
+) {
+  const [rows, suppressed] = await Promise.all([
+    personalRows(env.DB, email),
+    suppressionOf(env.DB, await emailHash(email)),
+  ])
+  return {
+    exported_at: new Date().toISOString(),
+    email,
+    ...extra,
+    ...rows,
+    // the do-not-mail list keeps only a hash; whether this address is on it, and why
+    suppression: suppressed,
+  }
+}
+
+/** Deletes every row about the address; only its hash stays, on the suppression list. */
+export async function eraseData(env: Bindings, email: string) {
+  const db = env.DB
+  await db.batch([...eraseRows(db, email), suppression(db, await emailHash(email), 'erasure')])
+}
+
+/** The JSON file of an export, as a download. */
+export function jsonDownload(c: Context<AppEnv>, data: unknown) {
+  const day = new Date().toISOString().slice(0, 10)
+  c.header('Cache-Control', 'no-store')
+  c.header('Content-Disposition', `attachment; filename="my-data-${day}.json"`)
+  return c.body(JSON.stringify(data, null, 2), 200, {
+    'Content-Type': 'application/json; charset=utf-8',
+  })
+}
