@@ -127,8 +127,8 @@ describe('welcome popup', () => {
     ).toEqual([{ name: 'Popup Person', signup_form: 'welcome_popup', language: 'en' }])
 
     // the promised guide arrives: open the message in the local inbox and follow its link
-    const mail = await mailTo(email, /Starter Guide/)
-    expect(mail.subject).toBe(en.mail.welcome_subject)
+    const mail = await mailTo(email, new RegExp(en.mail.optin_subject))
+    expect(mail.subject).toBe(en.mail.optin_subject)
     expect(mail.text).toContain('Hello Popup Person,')
     await page.goto(`${inboxURL()}/api/email/${mail.id}/html`)
     await page.getByRole('link', { name: en.mail.welcome_action }).click()

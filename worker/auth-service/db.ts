@@ -595,6 +595,14 @@ export async function deleteUser(db: D1Database, id: string) {
   if (!user) return null
   const sessions = 'SELECT id FROM auth_sessions WHERE user_id = ?1'
   await db.batch([
+    // failure counters: of the address (sign-ins, e-mailed codes), the user, the user's factors
+    db
+      .prepare(
+        `DELETE FROM auth_failures WHERE key IN ('email:' || ?2, 'otp:' || ?2, 'reauth:' || ?1)
+           OR key LIKE 'pair:' || ?2 || '|%'
+           OR key IN (SELECT 'totp:' || id FROM auth_factors WHERE user_id = ?1)`,
+      )
+      .bind(id, user.email),
     db.prepare('DELETE FROM auth_flow_state WHERE user_id = ?1').bind(id),
     db.prepare('DELETE FROM auth_one_time_tokens WHERE user_id = ?1').bind(id),
     db
@@ -605,11 +613,6 @@ export async function deleteUser(db: D1Database, id: string) {
     db.prepare('DELETE FROM auth_factors WHERE user_id = ?1').bind(id),
     db.prepare(`DELETE FROM auth_refresh_tokens WHERE session_id IN (${sessions})`).bind(id),
     db.prepare('DELETE FROM auth_sessions WHERE user_id = ?1').bind(id),
-    db
-      .prepare(
-        "DELETE FROM auth_failures WHERE key = 'email:' || ?1 OR key LIKE 'pair:' || ?1 || '|%'",
-      )
-      .bind(user.email),
     db.prepare('DELETE FROM auth_users WHERE id = ?1').bind(id),
   ])
   return user.email

@@ -69,15 +69,21 @@ export function eraseRows(db: D1Database, email: string) {
   ]
 }
 
-/** A data request's link went to this address a moment ago: one is enough. */
-export async function recentDataRequest(db: D1Database, email: string, minutes: number) {
+/** A link for this action went to this address a moment ago: one is enough. */
+export async function recentDataRequest(
+  db: D1Database,
+  email: string,
+  action: string,
+  minutes: number,
+) {
   return (
     (await db
       .prepare(
         `SELECT 1 AS hit FROM mail_outbox WHERE kind = 'data_request' AND to_address = ?
+         AND json_extract(data, '$.action') = ?
          AND created_at >= strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?)`,
       )
-      .bind(email, `-${minutes} minutes`)
+      .bind(email, action, `-${minutes} minutes`)
       .first()) !== null
   )
 }

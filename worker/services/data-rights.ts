@@ -12,7 +12,7 @@ import { enqueue, insertedIds, mailRow, writerOf } from '../mail/enqueue'
  * do the same from /account. And the daily clean-up the privacy policy promises.
  */
 
-/** One data request's link per address per this many minutes: a form cannot flood a mailbox. */
+/** One link per address and action per this many minutes: a form cannot flood a mailbox. */
 export const DATA_REQUEST_EVERY_MINUTES = 10
 
 /**
@@ -25,7 +25,7 @@ export async function requestDataLink(
   action: 'export' | 'erase',
 ) {
   const db = c.env.DB
-  if (await recentDataRequest(db, email, DATA_REQUEST_EVERY_MINUTES)) return
+  if (await recentDataRequest(db, email, action, DATA_REQUEST_EVERY_MINUTES)) return
   const results = await db.batch([
     await mailRow(writerOf(c), 'data_request', email, { action, email }),
   ])

@@ -68,7 +68,7 @@ async function tablesHolding(needle: string) {
 }
 
 describe('a data request', () => {
-  it('answers the same for a known and an unknown address, and mails each a link once in 10 minutes', async () => {
+  it('answers the same for a known and an unknown address, and mails each a link per action once in 10 minutes', async () => {
     const known = unique('known')
     await leadsOf(known)
     const unknown = unique('unknown')
@@ -79,10 +79,12 @@ describe('a data request', () => {
     const textB = textOf(await b.text()).replace(unknown, 'X')
     expect(textA).toBe(textB)
     expect(textA).toContain(en.privacy_request.sent_title)
+    await postForm('/privacy/request', { email: unknown, action: 'export' })
     await postForm('/privacy/request', { email: unknown, action: 'erase' })
     await settled(unknown)
-    expect((await outboxRows(unknown)).map((r) => [r.kind, r.status])).toEqual([
-      ['data_request', 'sent'],
+    expect((await outboxRows(unknown)).map((r) => [r.kind, JSON.parse(r.data).action])).toEqual([
+      ['data_request', 'export'],
+      ['data_request', 'erase'],
     ])
   })
 
