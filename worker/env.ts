@@ -41,5 +41,7 @@ export interface AppEnv {
     signedIn?: boolean
     /** The page is not for search engines (the route table's `indexable: false`). */
     noindex?: boolean
+    /** No splash or welcome popup over the page (the route table's `quiet`). */
+    quiet?: boolean
   }
 }

@@ -18,6 +18,11 @@ export interface PageRoute {
   indexable: boolean
   /** The concrete paths of a `:param` route (the sitemap's entries). */
   paths?: () => string[]
+  /**
+   * A page the visitor came to for one errand (from an e-mailed link, to confirm, unsubscribe,
+   * or see to their data): no splash and no welcome popup over it.
+   */
+  quiet?: boolean
   /** Only for a signed-in visitor: others are sent to sign in first. */
   signedIn?: boolean
   /** Where the page is linked from, with its label key and position in each list. */
@@ -122,6 +127,7 @@ export const PAGE_ROUTES = [
     descriptionKey: 'auth.meta_description',
     indexable: false,
     signedIn: true,
+    quiet: true,
   },
   {
     path: '/privacy-policy',
@@ -150,11 +156,22 @@ export const PAGE_ROUTES = [
     descriptionKey: 'privacy_request.meta_description',
     indexable: true,
     nav: { key: 'footer.your_data', footerResources: 4 },
+    quiet: true,
   },
   // the pages of e-mailed links: each holds a token, none is for search engines
-  { path: '/privacy/data', titleKey: 'privacy_request.title', indexable: false },
-  { path: '/subscribe/confirm', titleKey: 'subscription.confirm_title', indexable: false },
-  { path: '/unsubscribe', titleKey: 'subscription.unsubscribe_title', indexable: false },
+  { path: '/privacy/data', titleKey: 'privacy_request.title', indexable: false, quiet: true },
+  {
+    path: '/subscribe/confirm',
+    titleKey: 'subscription.confirm_title',
+    indexable: false,
+    quiet: true,
+  },
+  {
+    path: '/unsubscribe',
+    titleKey: 'subscription.unsubscribe_title',
+    indexable: false,
+    quiet: true,
+  },
   { path: '/guides/:slug', indexable: false },
 ] as const satisfies readonly PageRoute[]
 

@@ -75,6 +75,7 @@ export type Outcome = {
 export function renderOutcome(c: Context<AppEnv>, { status, title, text, next }: Outcome) {
   c.status(status)
   c.header('Cache-Control', 'no-store')
+  c.set('quiet', true)
   return c.render(<LinkResultPage title={title} text={text} next={next} />, {
     title: `${title} | ${c.var.t('meta.title_suffix')}`,
     description: text,

@@ -260,6 +260,7 @@ for (const route of PAGE_ROUTES) {
   const listed: Handler<AppEnv> = (c, next) => {
     // the table says which pages search engines may list; the renderer writes the robots meta
     if (!route.indexable) c.set('noindex', true)
+    if ('quiet' in route && route.quiet) c.set('quiet', true)
     return handler(c, next)
   }
   // guards belong to the routes that need them, never to a shared prefix

@@ -59,6 +59,7 @@ export function renderer(): MiddlewareHandler<AppEnv> {
           ogType={ogType ?? 'website'}
           jsonLd={jsonLdScript([organization(c), ...(jsonLd ?? [])])}
           noindex={noindex || c.var.noindex}
+          quiet={c.var.quiet}
           consent={consentOf(c)}
           flash={takeFlash(c)}
           langSource={
@@ -93,6 +94,8 @@ interface DocumentProps {
   ogType: 'website' | 'article'
   jsonLd: string
   noindex?: boolean
+  /** No splash and no welcome popup: a page the visitor came to for one errand. */
+  quiet?: boolean
   consent: Consent
   /** A notice carried over from the previous request (signed in, signed out). */
   flash?: string
@@ -109,6 +112,7 @@ function Document({
   ogType,
   jsonLd,
   noindex,
+  quiet = false,
   consent,
   flash,
   langSource,
@@ -178,7 +182,7 @@ function Document({
           <main id="main">{children}</main>
         ) : (
           <>
-            <Splash />
+            {!quiet && <Splash />}
             <a href="#main" className="skip-link btn-primary">
               {t('nav.skip')}
             </a>
@@ -190,7 +194,7 @@ function Document({
             <Footer />
             <FloatingActions />
             <BookingDialog />
-            <WelcomePopup />
+            {!quiet && <WelcomePopup />}
             {hasTrackers(config) && <ConsentBanner open={consent === 'unset'} />}
           </>
         )}
