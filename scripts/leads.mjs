@@ -1,5 +1,6 @@
-// `npm run leads`: the leads in D1 (subscribers, guide requests, contact messages, bookings),
-// as the agency would read them in the D1 console.
+// `npm run leads`: the leads in D1 (subscribers with their consent status: pending, confirmed,
+// unsubscribed; guide requests, contact messages, bookings), as the agency would read them in
+// the D1 console.
 //   npm run leads                  tables of subscribers, guide requests, contact messages
 //   npm run leads -- --csv         the same as CSV (one block per table), for a spreadsheet
 //   npm run leads -- --remote      the production database instead of the local one
@@ -13,7 +14,8 @@ const since = args.includes('--since') ? args[args.indexOf('--since') + 1] : nul
 if (since && !/^\d{4}-\d{2}-\d{2}$/.test(since)) throw new Error('--since takes a date, YYYY-MM-DD')
 
 const TABLES = {
-  subscribers: 'id, created_at, email, name, signup_form, language, source, consent_version',
+  subscribers:
+    'id, created_at, email, name, status, signup_form, language, consent_version, consented_at, confirmed_at, unsubscribed_at',
   guide_requests: 'id, created_at, email, name, guide, language',
   contact_messages: 'id, created_at, name, email, company, service, budget, language, message',
   bookings: 'id, created_at, slot_start, name, email, time_zone, language, notes',
