@@ -11,6 +11,7 @@ import {
 import { openLink } from '../consent/links'
 import { isOpenNonce } from '../db/subscribers'
 import type { AppEnv } from '../env'
+import { breadcrumbs } from '../seo'
 import { PageHero } from '../components/page-parts'
 import type { MessageKey } from '../i18n/translator'
 import { usePage } from '../render/context'
@@ -182,5 +183,7 @@ export function serveDataRequestPage(c: Context<AppEnv>) {
   return c.render(<DataRequestPage error={error} email={c.req.query('email')} />, {
     title: `${t('privacy_request.title')} | ${t('meta.title_suffix')}`,
     description: t('privacy_request.meta_description'),
+    canonicalPath: '/privacy/request',
+    jsonLd: [breadcrumbs(c, [{ name: t('privacy_request.title'), path: '/privacy/request' }])],
   })
 }

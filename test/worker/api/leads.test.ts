@@ -396,19 +396,23 @@ describe('POST /api/contact', () => {
 })
 
 describe('e-mails the notices promise', () => {
-  it('sends a new subscriber the starter guide with the confirmation link, once', async () => {
-    const email = unique()
-    await post('/api/email-signup', { name: 'Ada', email, source: 'website' })
-    await post('/api/email-signup', { name: 'Ada', email, source: 'website' })
-    expect(await outboxRows(email)).toHaveLength(1)
-    const mail = await lastMail(email)
-    expect(mail.subject).toBe(en.mail.optin_subject)
-    expect(mail.body_text).toContain('Hello Ada,')
-    expect(mail.body_text).toContain('https://example.com/subscribe/confirm?token=')
-    expect(mail.body_text).toContain(
-      'https://example.com/guides/invisible-business-mistakes?lang=en',
-    )
-  })
+  it(
+    'sends a new subscriber the starter guide with the confirmation link, once',
+    { timeout: 20_000 },
+    async () => {
+      const email = unique()
+      await post('/api/email-signup', { name: 'Ada', email, source: 'website' })
+      await post('/api/email-signup', { name: 'Ada', email, source: 'website' })
+      expect(await outboxRows(email)).toHaveLength(1)
+      const mail = await lastMail(email)
+      expect(mail.subject).toBe(en.mail.optin_subject)
+      expect(mail.body_text).toContain('Hello Ada,')
+      expect(mail.body_text).toContain('https://example.com/subscribe/confirm?token=')
+      expect(mail.body_text).toContain(
+        'https://example.com/guides/invisible-business-mistakes?lang=en',
+      )
+    },
+  )
 
   it('sends the requested guide, in the visitor language', async () => {
     const email = unique()

@@ -67,7 +67,7 @@ async function tablesHolding(needle: string) {
   return found
 }
 
-describe('a data request', () => {
+describe('a data request', { timeout: 30_000 }, () => {
   it('answers the same for a known and an unknown address, and mails each a link per action once in 10 minutes', async () => {
     const known = unique('known')
     await leadsOf(known)
@@ -129,7 +129,7 @@ describe('a data request', () => {
       ['booking_confirmation', 'data_request', 'guide', 'subscribe_confirm'].sort(),
     )
     expect(data.suppression).toBeNull()
-  })
+  }, 30_000)
 
   it('erases every row with the address, keeps its hash suppressed, and leaves others alone', async () => {
     const me = unique('erase')
