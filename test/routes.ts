@@ -15,7 +15,7 @@ export const ARTICLES = [
 
 /**
  * Every page a visitor can reach (SPEC §2), plus the booking page, the sign-in page's other
- * modes and a missing page: what the whole-site checks (descriptions, markup, layout) go over.
+ * modes, the data request form, a broken e-mailed link and a missing page: what the whole-site checks (descriptions, markup, layout) go over.
  */
 export const PAGE_PATHS = [
   '/',
@@ -38,6 +38,9 @@ export const PAGE_PATHS = [
   '/terms-of-service',
   '/refund-policy',
   '/book',
+  '/privacy/request',
+  '/privacy/request?error=email&email=not-an-address',
+  '/unsubscribe?token=a-link-that-does-not-work',
   '/no-such-page',
 ]
 

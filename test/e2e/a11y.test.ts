@@ -28,6 +28,8 @@ const PAGES = [
   '/blog',
   '/blog/shopify-seo-guide',
   '/privacy-policy',
+  '/privacy/request',
+  '/unsubscribe?token=a-link-that-does-not-work',
   '/no-such-page',
 ]
 
