@@ -57,12 +57,8 @@ export function DataRequestPage({ error, email }: { error?: string; email?: stri
               key={choice}
               className="rounded-lg border border-slate-200 p-3 has-[:checked]:border-brand-600"
             >
-              <label
-                htmlFor={`data-${choice}`}
-                className="flex cursor-pointer items-center gap-3 font-semibold text-ink-900"
-              >
+              <label className="flex cursor-pointer items-center gap-3 font-semibold text-ink-900">
                 <input
-                  id={`data-${choice}`}
                   type="radio"
                   name="action"
                   value={choice}
