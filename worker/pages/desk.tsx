@@ -16,13 +16,42 @@ const when = (lang: Lang, iso: string) =>
     timeZone: 'UTC',
   }).format(new Date(iso))
 
-function DeskHeader({ title }: { title: string }) {
+/** The desk's sections, in its navigation's order. */
+const DESK_SECTIONS = [
+  { href: '/desk', key: 'desk.nav.leads' },
+  { href: '/desk/bookings', key: 'desk.nav.bookings' },
+  { href: '/desk/mail', key: 'desk.nav.mail' },
+  { href: '/desk/visits', key: 'desk.nav.visits' },
+] as const
+
+/** Every desk page's top: where the staff member is, and the other sections. */
+export function DeskHeader({
+  title,
+  section,
+}: {
+  title: string
+  section: (typeof DESK_SECTIONS)[number]['href']
+}) {
   const { t } = usePage()
   return (
     <section className="bg-gradient-to-b from-brand-50 to-white">
       <div className="container py-8">
-        <p className="eyebrow m-0">{t('desk.eyebrow')}</p>
-        <h1 className="m-0 mt-1 text-3xl font-extrabold tracking-tight text-ink-900">{title}</h1>
+        <nav aria-label={t('desk.eyebrow')}>
+          <ul className="m-0 flex list-none flex-wrap gap-2 p-0">
+            {DESK_SECTIONS.map((s) => (
+              <li key={s.href}>
+                <a
+                  href={s.href}
+                  aria-current={s.href === section ? 'page' : undefined}
+                  className="block rounded-full border border-slate-300 bg-white px-4 py-1.5 text-sm font-semibold text-ink-700 no-underline hover:bg-slate-50 aria-[current=page]:border-brand-600 aria-[current=page]:bg-brand-600 aria-[current=page]:text-white"
+                >
+                  {t(s.key)}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <h1 className="m-0 mt-4 text-3xl font-extrabold tracking-tight text-ink-900">{title}</h1>
       </div>
     </section>
   )
@@ -107,7 +136,7 @@ export function DeskInboxPage({
   const { t, lang } = usePage()
   return (
     <>
-      <DeskHeader title={t('desk.leads')} />
+      <DeskHeader title={t('desk.leads')} section="/desk" />
       <div className="container space-y-6 pb-16">
         <Filters filter={filter} />
         <div className="flex flex-wrap items-center justify-between gap-3">
@@ -190,7 +219,7 @@ export function DeskLeadPage({
   ] as const
   return (
     <>
-      <DeskHeader title={lead.name || lead.email} />
+      <DeskHeader title={lead.name || lead.email} section="/desk" />
       <div className="container grid gap-6 pb-16 lg:grid-cols-3">
         <section aria-labelledby="lead-title" className="card lg:col-span-2">
           <h2 id="lead-title" className="m-0 text-xl font-bold">
