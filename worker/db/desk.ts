@@ -44,11 +44,13 @@ export interface Cursor {
 
 const SOURCES: Record<LeadKind, string> = {
   subscriber: `SELECT 'subscriber' AS kind, l.id, l.created_at, l.email, l.name, l.language,
-      l.status, l.signup_form AS detail, NULL AS service FROM subscribers l`,
+      l.status, l.signup_form AS detail, NULL AS service, m.handled_at, m.note FROM subscribers l`,
   guide: `SELECT 'guide' AS kind, l.id, l.created_at, l.email, l.name, l.language,
-      NULL AS status, l.guide AS detail, NULL AS service FROM guide_requests l`,
+      NULL AS status, l.guide AS detail, NULL AS service, m.handled_at, m.note
+      FROM guide_requests l`,
   contact: `SELECT 'contact' AS kind, l.id, l.created_at, l.email, l.name, l.language,
-      NULL AS status, substr(l.message, 1, 160) AS detail, l.service FROM contact_messages l`,
+      NULL AS status, substr(l.message, 1, 160) AS detail, l.service, m.handled_at, m.note
+      FROM contact_messages l`,
 }
 
 /** Newest first, across kinds: time, then kind, then id (the cursor's order). */
@@ -101,11 +103,11 @@ export async function listLeads(
     if (filter.status === 'handled') where.push('m.handled_at IS NOT NULL')
     else if (filter.status === 'open') where.push('m.handled_at IS NULL')
     else if (filter.status) (where.push('l.status = ?'), args.push(filter.status))
-    const sql = `SELECT x.*, m.handled_at, m.note FROM (${SOURCES[kind]}
+    const sql = `${SOURCES[kind]}
         LEFT JOIN lead_marks m ON m.kind = '${kind}' AND m.lead_id = l.id
         ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
-        ORDER BY l.created_at DESC, l.id DESC LIMIT ${limit + 1}) x`
-    return db.prepare(sql.replace('x.*, m.handled_at, m.note FROM (', '* FROM (')).bind(...args)
+        ORDER BY l.created_at DESC, l.id DESC LIMIT ${limit + 1}`
+    return db.prepare(sql).bind(...args)
   })
   const results = statements.length ? await db.batch<LeadRow>(statements) : []
   const rows = results
@@ -130,8 +132,8 @@ const like = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
 export function findLead(db: D1Database, kind: LeadKind, id: number) {
   return db
     .prepare(
-      `SELECT * FROM (${SOURCES[kind]}
-        LEFT JOIN lead_marks m ON m.kind = '${kind}' AND m.lead_id = l.id WHERE l.id = ?)`,
+      `${SOURCES[kind]}
+        LEFT JOIN lead_marks m ON m.kind = '${kind}' AND m.lead_id = l.id WHERE l.id = ?`,
     )
     .bind(id)
     .first<LeadRow>()

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import en from '../../../locales/en.json'
 import { csvCell } from '../../../worker/desk/csv'
 import { client, codeFor, SITE, unique } from '../auth/helpers'
+import { delivered } from '../mail/helpers'
 
 // The agency's desk: only staff with a second factor get in; what they do is audited.
 
@@ -115,7 +116,7 @@ describe('who gets in', { timeout: 60_000 }, () => {
       await (
         await get(`/desk?status=open&q=${encodeURIComponent(lead.email)}`, staff.cookie)
       ).text(),
-    ).not.toContain(lead.email)
+    ).toContain(en.desk.none)
 
     const csv = await get(`/desk/leads.csv?q=${encodeURIComponent(lead.email)}`, staff.cookie)
     expect(csv.status).toBe(200)
@@ -146,5 +147,44 @@ describe('the CSV export', () => {
     expect(csvCell('say "hi"')).toBe('"say ""hi"""')
     expect(csvCell(null)).toBe('')
     expect(csvCell('plain')).toBe('plain')
+  })
+})
+
+describe('the outbox', { timeout: 60_000 }, () => {
+  it('shows failed e-mails and sends one again; a one-time code is never resent', async () => {
+    const staff = await person({ staff: true, secondFactor: true })
+    const to = unique('resend')
+    const failed = await env.DB.prepare(
+      `INSERT INTO mail_outbox (kind, data, category, language, to_address, site_url, subject, status, attempts, last_error)
+       VALUES ('guide', ?, 'transactional', 'en', ?, ?, 'Your guide', 'failed', 7, 'provider down') RETURNING id`,
+    )
+      .bind(JSON.stringify({ name: 'Ada', guide: 'conversion-masterclass' }), to, SITE)
+      .first<{ id: number }>()
+    const code = await env.DB.prepare(
+      `INSERT INTO mail_outbox (kind, data, category, language, to_address, site_url, subject, status, attempts, last_error)
+       VALUES ('auth_magic_link', '{}', 'transactional', 'en', ?, ?, 'Sign in', 'failed', 7, 'provider down') RETURNING id`,
+    )
+      .bind(to, SITE)
+      .first<{ id: number }>()
+
+    const page = await (await get('/desk/mail?status=failed', staff.cookie)).text()
+    expect(page).toContain('provider down')
+    expect(page).toContain(`action="/desk/mail/${failed!.id}/resend"`)
+    expect(page).not.toContain(`action="/desk/mail/${code!.id}/resend"`)
+
+    expect((await post(`/desk/mail/${code!.id}/resend`, {}, staff.cookie)).status).toBe(409)
+    const resent = await post(`/desk/mail/${failed!.id}/resend`, {}, staff.cookie)
+    expect(resent.status).toBe(303)
+    const mail = await delivered(to, /Your guide/)
+    expect(mail.subject).toContain('Conversion')
+    const log = await env.DB.prepare(
+      "SELECT target FROM desk_audit WHERE actor_email = ? AND action = 'mail.resend'",
+    )
+      .bind(staff.email)
+      .all()
+    expect(log.results).toEqual([{ target: `mail/${failed!.id}` }])
+    // and nobody else can
+    expect((await post(`/desk/mail/${failed!.id}/resend`, {})).status).toBe(403)
+    expect((await get('/desk/mail')).status).toBe(404)
   })
 })
