@@ -86,23 +86,35 @@ export async function listLeads(
   const statements = kinds.map((kind) => {
     const where: string[] = []
     const args: (string | number)[] = []
-    if (cursor) {
-      if (kind > cursor.kind) (where.push('l.created_at < ?'), args.push(cursor.at))
-      else if (kind < cursor.kind) (where.push('l.created_at <= ?'), args.push(cursor.at))
-      else
-        (where.push('(l.created_at < ? OR (l.created_at = ? AND l.id < ?))'),
-          args.push(cursor.at, cursor.at, cursor.id))
+    const and = (clause: string, ...values: (string | number)[]) => {
+      where.push(clause)
+      args.push(...values)
     }
-    if (filter.language) (where.push('l.language = ?'), args.push(filter.language))
-    if (filter.service) (where.push('l.service = ?'), args.push(filter.service))
-    if (filter.from) (where.push('l.created_at >= ?'), args.push(filter.from))
-    if (filter.to) (where.push('l.created_at < ?'), args.push(nextDay(filter.to)))
+    if (cursor) {
+      // kinds sort after their time, so another kind's rows of the cursor's instant may be due
+      if (kind > cursor.kind) and('l.created_at < ?', cursor.at)
+      else if (kind < cursor.kind) and('l.created_at <= ?', cursor.at)
+      else
+        and(
+          '(l.created_at < ? OR (l.created_at = ? AND l.id < ?))',
+          cursor.at,
+          cursor.at,
+          cursor.id,
+        )
+    }
+    if (filter.language) and('l.language = ?', filter.language)
+    if (filter.service) and('l.service = ?', filter.service)
+    if (filter.from) and('l.created_at >= ?', filter.from)
+    if (filter.to) and('l.created_at < ?', nextDay(filter.to))
     if (filter.q)
-      (where.push("(l.email LIKE ? ESCAPE '\\' OR l.name LIKE ? ESCAPE '\\')"),
-        args.push(like(filter.q), like(filter.q)))
-    if (filter.status === 'handled') where.push('m.handled_at IS NOT NULL')
-    else if (filter.status === 'open') where.push('m.handled_at IS NULL')
-    else if (filter.status) (where.push('l.status = ?'), args.push(filter.status))
+      and(
+        "(l.email LIKE ? ESCAPE '\\' OR l.name LIKE ? ESCAPE '\\')",
+        like(filter.q),
+        like(filter.q),
+      )
+    if (filter.status === 'handled') and('m.handled_at IS NOT NULL')
+    else if (filter.status === 'open') and('m.handled_at IS NULL')
+    else if (filter.status) and('l.status = ?', filter.status)
     const sql = `${SOURCES[kind]}
         LEFT JOIN lead_marks m ON m.kind = '${kind}' AND m.lead_id = l.id
         ${where.length ? `WHERE ${where.join(' AND ')}` : ''}

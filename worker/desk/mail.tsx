@@ -31,8 +31,14 @@ deskMail.get('/', async (c) => {
   const { status, after } = parsed.success ? parsed.output : {}
   const where: string[] = []
   const args: (string | number)[] = []
-  if (status) (where.push('status = ?'), args.push(status))
-  if (after) (where.push('id < ?'), args.push(after))
+  if (status) {
+    where.push('status = ?')
+    args.push(status)
+  }
+  if (after) {
+    where.push('id < ?')
+    args.push(after)
+  }
   const { results } = await c.env.DB.prepare(
     `SELECT id, created_at, sent_at, kind, category, language, to_address, subject, status,
             attempts, last_error
