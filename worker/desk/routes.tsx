@@ -6,6 +6,7 @@ import { personalRows } from '../db/personal-data'
 import type { AppEnv } from '../env'
 import { limitBody, sameSiteOnly } from '../middleware/form-guard'
 import { DeskInboxPage, DeskLeadPage } from '../pages/desk'
+import { deskBookings } from './bookings'
 import { csvLine } from './csv'
 import { readCursor, readFilter, writeCursor } from './filter'
 import { staffOnly } from './guard'
@@ -17,6 +18,7 @@ import { staffOnly } from './guard'
 export const desk = new Hono<AppEnv>()
 
 desk.use('*', staffOnly())
+desk.route('/bookings', deskBookings)
 
 const PAGE_SIZE = 50
 /** Rows a CSV export holds at most (in pages of 500, each an index range per table). */
