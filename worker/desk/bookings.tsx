@@ -61,7 +61,7 @@ const auditNothing = (c: Context<AppEnv>, action: string, detail: Record<string,
 
 const guards = [sameSiteOnly(), limitBody(4096)] as const
 
-deskBookings.post('/:id/cancel', ...guards, async (c) => {
+deskBookings.post('/:id{[0-9]+}/cancel', ...guards, async (c) => {
   const booking = await upcoming(c)
   if (booking && (await cancelBooking(c, booking, staff(c)))) return back(c, 'cancelled')
   // never there, past, or cancelled or moved by someone else meanwhile
@@ -71,7 +71,7 @@ deskBookings.post('/:id/cancel', ...guards, async (c) => {
 
 const Move = v.object({ slot: v.pipe(v.string(), v.isoTimestamp()) })
 
-deskBookings.post('/:id/move', ...guards, async (c) => {
+deskBookings.post('/:id{[0-9]+}/move', ...guards, async (c) => {
   const form = v.safeParse(Move, await formFields(c))
   if (!form.success) return c.json({ error: c.var.t('errors.invalid') }, 400)
   const to = new Date(form.output.slot).toISOString()
