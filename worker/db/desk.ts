@@ -170,17 +170,22 @@ export function markLead(
     .bind(kind, id, mark.handled ? 1 : 0, mark.by, new Date().toISOString(), mark.note)
 }
 
-/** A staff action, for the same batch as the change it records. */
+/**
+ * A staff action, for the same batch as the change it records. `onlyIfChanged`: only when the
+ * statement before it in the batch changed a row (the change happened), as insertMail does.
+ */
 export function audit(
   db: D1Database,
   actor: { id: string; email: string },
   action: string,
   target: string | null,
   detail: Record<string, unknown> = {},
+  onlyIfChanged = false,
 ) {
   return db
     .prepare(
-      'INSERT INTO desk_audit (actor_id, actor_email, action, target, detail) VALUES (?, ?, ?, ?, ?)',
+      `INSERT INTO desk_audit (actor_id, actor_email, action, target, detail)
+       SELECT ?, ?, ?, ?, ? ${onlyIfChanged ? 'WHERE changes() > 0' : ''}`,
     )
     .bind(actor.id, actor.email, action, target, JSON.stringify(detail))
 }

@@ -6,6 +6,7 @@ import { personalRows } from '../db/personal-data'
 import type { AppEnv } from '../env'
 import { limitBody, sameSiteOnly } from '../middleware/form-guard'
 import { DeskInboxPage, DeskLeadPage } from '../pages/desk'
+import { deskBookings } from './bookings'
 import { csvLine } from './csv'
 import { readCursor, readFilter, writeCursor } from './filter'
 import { staffOnly } from './guard'
@@ -18,6 +19,7 @@ import { deskMail } from './mail'
 export const desk = new Hono<AppEnv>()
 
 desk.use('*', staffOnly())
+desk.route('/bookings', deskBookings)
 desk.route('/mail', deskMail)
 
 const PAGE_SIZE = 50
