@@ -22,6 +22,7 @@ import { events } from './api/events'
 import { leads } from './api/leads'
 import { mailEvents } from './api/mail-events'
 import { privacy } from './api/privacy'
+import { desk } from './desk/routes'
 import { feeds } from './feeds'
 import { pages, renderNotFound } from './pages'
 import { renderer } from './render/document'
@@ -64,6 +65,7 @@ app.route('/api/events', events)
 app.route('/api/consent', consent)
 app.route('/api/mail/events', mailEvents)
 app.route('/', privacy)
+app.route('/desk', desk)
 app.route('/', feeds)
 app.route('/', pages)
 app.notFound(renderNotFound)

@@ -5,6 +5,8 @@ export interface UserRow {
   email: string
   password_hash: string
   user_metadata: string
+  /** Set by the admin only (`npm run staff`): {"role": "agency"} for staff. */
+  app_metadata: string
   email_confirmed_at: string | null
   last_sign_in_at: string | null
   created_at: string

@@ -121,6 +121,13 @@ export const factorJson = (f: FactorRow) => ({
 })
 
 /** GoTrue's user object; `factors` only when the user has any, as GoTrue does. */
+/** GoTrue's app_metadata: the provider, and what the admin set (a staff member's role). */
+const appMetadata = (u: UserRow) => ({
+  ...(JSON.parse(u.app_metadata || '{}') as Record<string, unknown>),
+  provider: 'email',
+  providers: ['email'],
+})
+
 export function userJson(u: UserRow, factors: FactorRow[] = []) {
   return {
     id: u.id,
@@ -131,7 +138,7 @@ export function userJson(u: UserRow, factors: FactorRow[] = []) {
     phone: '',
     confirmed_at: u.email_confirmed_at,
     last_sign_in_at: u.last_sign_in_at,
-    app_metadata: { provider: 'email', providers: ['email'] },
+    app_metadata: appMetadata(u),
     user_metadata: JSON.parse(u.user_metadata),
     identities: [
       {
@@ -175,7 +182,7 @@ export async function sessionJson(
     amr,
     session_id: session.id,
     is_anonymous: false,
-    app_metadata: { provider: 'email', providers: ['email'] },
+    app_metadata: appMetadata(user),
     user_metadata: JSON.parse(user.user_metadata),
   })
     .setProtectedHeader({ alg: ALG, kid: key.kid, typ: 'JWT' })

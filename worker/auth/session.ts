@@ -132,6 +132,26 @@ async function verify(
   return { id: String(payload.sub), email: String(payload.email), expiresAt: Number(payload.exp) }
 }
 
+/**
+ * The verified claims of this request's access token (its role, its assurance level), or null:
+ * for the few places that need more than who is signed in (the desk's staff check).
+ */
+export async function accessClaims(c: Context<AppEnv>) {
+  const token = c.var.accessToken
+  if (!token) return null
+  const { issuer, audience } = authSettings(c.env, c.var.config.siteUrl)
+  try {
+    const { payload } = await jwtVerify(token, await keySet(c), {
+      algorithms: [ALG],
+      issuer,
+      audience,
+    })
+    return payload as { aal?: string; app_metadata?: { role?: unknown } }
+  } catch {
+    return null
+  }
+}
+
 async function renew(c: Context<AppEnv>, refreshToken: string) {
   const result = await sharedRefresh(c, refreshToken)
   if ('tokens' in result) {

@@ -3,6 +3,7 @@ import ICAL from 'ical.js'
 import { describe, expect, it } from 'vitest'
 import ar from '../../../locales/ar.json'
 import en from '../../../locales/en.json'
+import { describeSlot } from '../../../worker/booking/invitation'
 import type { OutboxRow } from '../../../worker/db/outbox'
 import { renderMail } from '../../../worker/mail/render'
 import { TEMPLATES, type MailKind } from '../../../worker/mail/templates'
@@ -19,6 +20,9 @@ const booked = {
   language: 'en',
 }
 
+/** The same call, moved a day later by the agency. */
+const moved = '2026-12-02T14:30:00.000Z'
+
 const SAMPLES: Record<MailKind, unknown> = {
   welcome: { name: 'Ada' },
   subscribe_confirm: { name: 'Ada', nonce: '0b7e5a4c-0000-4000-8000-000000000001' },
@@ -27,6 +31,8 @@ const SAMPLES: Record<MailKind, unknown> = {
   guide: { name: 'Ada', guide: 'social-media-growth-kit' },
   booking_confirmation: booked,
   agency_booking: booked,
+  booking_cancelled: { name: booked.name, slotStart: booked.slotStart, timeZone: booked.timeZone },
+  booking_moved: { ...booked, slotStart: moved, previousStart: booked.slotStart },
   agency_contact: {
     name: 'Ada Lovelace',
     email: 'ada@example.org',
@@ -132,6 +138,30 @@ describe.each([
       expect(event.duration.toSeconds()).toBe(30 * 60)
       expect(event.uid).toBe(`booking-${booked.token}@example.com`)
     }
+  })
+
+  it('tells of a cancelled call with the way to book again, of a moved one with its new invitation', async () => {
+    const cancelled = await renderMail(env, row('booking_cancelled', lang))
+    const before = describeSlot(booked.slotStart, lang, booked.timeZone)
+    expect(cancelled.subject).toBe(dict.mail.cancelled_subject.replace('{{when}}', before))
+    expect(cancelled.text).toContain(dict.mail.cancelled_intro)
+    expect(cancelled.text).toContain(
+      `${dict.mail.cancelled_action}: https://example.com/book?lang=${lang}`,
+    )
+    expect(cancelled.attachments).toHaveLength(0)
+
+    const m = await renderMail(env, row('booking_moved', lang))
+    const after = describeSlot(moved, lang, booked.timeZone)
+    expect(m.subject).toBe(dict.mail.moved_subject.replace('{{when}}', after))
+    expect(m.text).toContain(after)
+    expect(m.text).toContain(before)
+    expect(m.text).toContain(`https://example.com/book/${booked.token}.ics`)
+    const event = new ICAL.Event(
+      new ICAL.Component(ICAL.parse(m.attachments[0].content)).getFirstSubcomponent('vevent')!,
+    )
+    expect(event.startDate.toJSDate().toISOString()).toBe(moved)
+    // the same event as the first invitation: calendars update it rather than add another
+    expect(event.uid).toBe(`booking-${booked.token}@example.com`)
   })
 
   it('sends the agency the whole message, escaped, with Reply-To the visitor', async () => {

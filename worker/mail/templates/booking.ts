@@ -73,3 +73,64 @@ export const agencyBooking: MailTemplate<BookedCall> = {
     }
   },
 }
+
+/** A booking the agency cancelled: which call, and where to choose another time. */
+export interface CancelledCall {
+  name: string
+  slotStart: string
+  timeZone: string
+}
+
+/** The visitor's notice that the agency cancelled their call, with the way to book again. */
+export const bookingCancelled: MailTemplate<CancelledCall> = {
+  category: 'transactional',
+  letter: ({ t, lang, config }, b) => {
+    const when = describeSlot(b.slotStart, lang, b.timeZone)
+    return {
+      subject: t('mail.cancelled_subject', { when }),
+      preview: t('mail.cancelled_intro'),
+      greeting: t('mail.greeting', { name: b.name }),
+      paragraphs: [t('mail.cancelled_intro'), t('mail.cancelled_rebook')],
+      details: [
+        [t('mail.label_when'), when],
+        [t('mail.label_zone'), zoneName(lang, b.timeZone)],
+      ],
+      action: { label: t('mail.cancelled_action'), url: `${config.siteUrl}/book?lang=${lang}` },
+      closing: t('mail.signoff'),
+    }
+  },
+}
+
+/** A booking the agency moved: the call at its new time, and the time it had before. */
+export interface MovedCall extends BookedCall {
+  previousStart: string
+}
+
+/**
+ * The visitor's notice that their call moved, with the new invitation attached. The booking
+ * keeps its token, so the invitation's UID and its link stay the same and calendars update it.
+ */
+export const bookingMoved: MailTemplate<MovedCall> = {
+  category: 'transactional',
+  letter: (ctx, b) => {
+    const { t, lang, config } = ctx
+    const when = describeSlot(b.slotStart, lang, b.timeZone)
+    return {
+      subject: t('mail.moved_subject', { when }),
+      preview: t('mail.moved_intro'),
+      greeting: t('mail.greeting', { name: b.name }),
+      paragraphs: [t('mail.moved_intro'), t('mail.moved_calendar')],
+      details: [
+        [t('mail.label_when'), when],
+        [t('mail.label_previous'), describeSlot(b.previousStart, lang, b.timeZone)],
+        [t('mail.label_zone'), zoneName(lang, b.timeZone)],
+      ],
+      action: { label: t('mail.booking_action'), url: config.siteUrl + icsPath(b.token) },
+      closing: `${t('mail.booking_outro')}\n\n${t('mail.signoff')}`,
+      // built when the message is rendered for sending, not when the outbox row is written
+      get attachments() {
+        return [attachment(ctx, b)]
+      },
+    }
+  },
+}

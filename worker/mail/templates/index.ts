@@ -1,5 +1,5 @@
 import { authConfirmSignup, authMagicLink, authReauthentication, authRecovery } from './auth'
-import { agencyBooking, bookingConfirmation } from './booking'
+import { agencyBooking, bookingCancelled, bookingConfirmation, bookingMoved } from './booking'
 import { agencyContact } from './contact'
 import { dataRequest, newsletter, subscribeConfirm } from './consent'
 import type { MailTemplate } from './context'
@@ -16,6 +16,8 @@ export const TEMPLATES = {
   guide,
   booking_confirmation: bookingConfirmation,
   agency_booking: agencyBooking,
+  booking_cancelled: bookingCancelled,
+  booking_moved: bookingMoved,
   agency_contact: agencyContact,
   agency_digest: agencyDigest,
   auth_recovery: authRecovery,

@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest'
+import en from '../../locales/en.json'
+import { codeFor } from '../totp'
+import { useBrowser } from './browser'
+import { query } from './d1'
+import { mailTo } from './inbox'
+
+// The agency's desk as staff use it: a second factor, the leads inbox, a lead, a booking, CSV.
+
+const { open } = useBrowser()
+const t = en
+
+describe('the agency desk', () => {
+  it('staff sign in with a second factor, work a lead, cancel a booking and export CSV', async () => {
+    const staff = `e2e-staff-${crypto.randomUUID().slice(0, 6)}@example.org`
+    const visitor = `e2e-lead-${crypto.randomUUID().slice(0, 6)}@example.org`
+
+    // a lead and a booking from a visitor
+    const page = await open('/auth?mode=sign-up')
+    const origin = new URL(page.url()).origin
+    const post = (path: string, body: unknown) =>
+      page.request.post(origin + path, { data: body, headers: { Origin: origin } })
+    expect(
+      (
+        await post('/api/contact', {
+          name: 'Lena Lead',
+          email: visitor,
+          service: 'shopify',
+          message: 'Our Shopify store needs help with ads.',
+        })
+      ).status(),
+    ).toBe(200)
+    const { slots } = (await (await page.request.get(origin + '/api/bookings/slots')).json()) as {
+      slots: string[]
+    }
+    const slot = slots[Math.floor(Math.random() * slots.length)]
+    expect(
+      (
+        await post('/api/bookings', { name: 'Lena Lead', email: visitor, slot, timeZone: 'UTC' })
+      ).status(),
+    ).toBe(200)
+
+    // a staff account: sign up, the role (`npm run staff -- add`), an authenticator app
+    await page.locator('main').getByLabel(t.auth.email).fill(staff)
+    await page.locator('main').getByLabel(t.auth.password).fill('correct horse 1')
+    await page.locator('main form').getByRole('button', { name: t.auth.sign_up }).click()
+    await page.waitForURL((url) => url.pathname === '/')
+    await query(
+      `UPDATE auth_users SET app_metadata = json_set(app_metadata, '$.role', 'agency') WHERE email = '${staff}'`,
+    )
+    // without the second factor the desk does not exist
+    expect((await page.goto('/desk'))!.status()).toBe(404)
+    await page.goto('/account')
+    await page.getByRole('button', { name: t.auth.mfa_add }).click()
+    const secret = (await page.locator('[data-secret]').textContent())!.replace(/\s/g, '')
+    await page.getByLabel(t.auth.mfa_code).fill(codeFor(secret))
+    await page.getByRole('button', { name: t.auth.mfa_confirm }).click()
+    await page.waitForURL((url) => url.pathname === '/account' && !url.hash)
+    await page.locator('main').getByRole('button', { name: t.auth.sign_out }).click()
+    await page.waitForURL((url) => url.pathname === '/')
+    await page.goto('/auth?next=/desk')
+    await page.locator('main').getByLabel(t.auth.email).fill(staff)
+    await page.locator('main').getByLabel(t.auth.password).fill('correct horse 1')
+    await page.locator('main form').getByRole('button', { name: t.nav.sign_in }).click()
+    await page.waitForURL(/mode=mfa/)
+    await page.getByLabel(t.auth.mfa_code).fill(codeFor(secret, 1))
+    await page.getByRole('button', { name: t.auth.mfa_verify }).click()
+    await page.waitForURL((url) => url.pathname === '/desk' || url.pathname === '/')
+    expect((await page.goto('/desk'))!.status()).toBe(200)
+
+    // filter the inbox to the lead, open it, mark it handled with a note
+    await page.getByLabel(t.desk.kind).selectOption('contact')
+    await page.getByLabel(t.desk.search).fill(visitor)
+    await page.getByRole('button', { name: t.desk.apply }).click()
+    await page.waitForURL((url) => url.searchParams.get('kind') === 'contact')
+    await page.getByRole('link', { name: 'Lena Lead' }).click()
+    await page.waitForURL(/\/desk\/leads\/contact\/\d+/)
+    await page.getByLabel(t.desk.handled).check()
+    await page.getByLabel(t.desk.note).fill('Called, sending a proposal')
+    await page.getByRole('button', { name: t.desk.save }).click()
+    await page.getByRole('status').filter({ hasText: t.desk.saved }).waitFor()
+    expect(
+      await query(
+        `SELECT note FROM lead_marks WHERE handled_at IS NOT NULL AND note = 'Called, sending a proposal'`,
+      ),
+    ).toHaveLength(1)
+
+    // export the filtered view as CSV
+    await page.goto(`/desk?kind=contact&q=${encodeURIComponent(visitor)}`)
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: t.desk.export }).click(),
+    ])
+    const csv = await new Response(
+      (await download.createReadStream()) as unknown as ReadableStream,
+    ).text()
+    expect(csv.split('\r\n')[0]).toMatch(/^created_at,kind,id,name,email/)
+    expect(csv).toContain(visitor)
+    expect(csv).toContain('Called, sending a proposal')
+
+    // cancel the booking: the visitor is told by e-mail
+    await page.getByRole('link', { name: t.desk.nav.bookings }).click()
+    await page.waitForURL((url) => url.pathname === '/desk/bookings')
+    const card = page.locator('li', { hasText: visitor })
+    await card.getByText(t.desk_bookings.cancel).click()
+    await card.getByRole('button', { name: t.desk_bookings.cancel_confirm }).click()
+    await page.getByRole('status').filter({ hasText: t.desk_bookings.done.cancelled }).waitFor()
+    const mail = await mailTo(visitor, /cancelled/)
+    expect(mail.text).toContain('/book')
+    expect(await query(`SELECT id FROM bookings WHERE email = '${visitor}'`)).toEqual([])
+    expect(
+      (
+        await query<{ action: string }>(
+          `SELECT action FROM desk_audit WHERE actor_email = '${staff}' ORDER BY id`,
+        )
+      ).map((r) => r.action),
+    ).toEqual(['lead.mark', 'leads.export', 'booking.cancel'])
+    await page.context().close()
+  })
+})

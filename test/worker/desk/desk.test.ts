@@ -1,0 +1,190 @@
+import { env, SELF } from 'cloudflare:test'
+import { describe, expect, it } from 'vitest'
+import en from '../../../locales/en.json'
+import { csvCell } from '../../../worker/desk/csv'
+import { client, codeFor, SITE, unique } from '../auth/helpers'
+import { delivered } from '../mail/helpers'
+
+// The agency's desk: only staff with a second factor get in; what they do is audited.
+
+/** A signed-in visitor's cookies, from a session of the official client. */
+const cookieOf = (session: { access_token: string; refresh_token: string }) =>
+  `sb-access-token=${session.access_token}; sb-refresh-token=${session.refresh_token}`
+
+async function person(opts: { staff: boolean; secondFactor: boolean }) {
+  const supabase = client()
+  const email = unique('desk')
+  const signedUp = await supabase.auth.signUp({ email, password: 'correct horse 1' })
+  expect(signedUp.error).toBeNull()
+  if (opts.staff)
+    await env.DB.prepare(`UPDATE auth_users SET app_metadata = '{"role":"agency"}' WHERE email = ?`)
+      .bind(email)
+      .run()
+  // a fresh sign-in, so the token carries the role
+  let session = (await supabase.auth.signInWithPassword({ email, password: 'correct horse 1' }))
+    .data.session!
+  if (opts.secondFactor) {
+    const enrolled = await supabase.auth.mfa.enroll({ factorType: 'totp', friendlyName: 'Phone' })
+    const { id, totp } = enrolled.data as { id: string; totp: { secret: string } }
+    const verified = await supabase.auth.mfa.challengeAndVerify({
+      factorId: id,
+      code: codeFor(totp.secret),
+    })
+    expect(verified.error).toBeNull()
+    session = (await supabase.auth.getSession()).data.session!
+  }
+  return { email, cookie: cookieOf(session) }
+}
+
+const get = (path: string, cookie?: string) =>
+  SELF.fetch(SITE + path, { headers: cookie ? { Cookie: cookie } : {}, redirect: 'manual' })
+const post = (path: string, fields: Record<string, string>, cookie?: string) =>
+  SELF.fetch(SITE + path, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: {
+      'Content-Type': 'application/x-www-form-urlencoded',
+      Origin: SITE,
+      ...(cookie ? { Cookie: cookie } : {}),
+    },
+    body: new URLSearchParams(fields).toString(),
+  })
+
+async function someLead() {
+  const email = unique('lead')
+  await env.DB.prepare(
+    `INSERT INTO contact_messages (name, email, service, message, language) VALUES (?, ?, 'amazon', ?, 'en')`,
+  )
+    .bind('=HYPERLINK("http://evil.example","click")', email, '+1 call me, @once')
+    .run()
+  const row = await env.DB.prepare('SELECT id FROM contact_messages WHERE email = ?')
+    .bind(email)
+    .first<{ id: number }>()
+  return { email, id: row!.id }
+}
+
+describe('who gets in', { timeout: 60_000 }, () => {
+  it('refuses a visitor, a signed-in non-staff user and staff without aal2, on every desk route', async () => {
+    const { id } = await someLead()
+    const visitors = [
+      undefined,
+      (await person({ staff: false, secondFactor: true })).cookie,
+      (await person({ staff: true, secondFactor: false })).cookie,
+    ]
+    for (const cookie of visitors) {
+      for (const path of ['/desk', `/desk/leads/contact/${id}`, '/desk?kind=contact']) {
+        const res = await get(path, cookie)
+        expect(res.status, path).toBe(404)
+        expect(await res.text()).toContain(en.not_found.title)
+      }
+      expect((await get('/desk/leads.csv', cookie)).status).toBe(403)
+      const marked = await post(`/desk/leads/contact/${id}`, { handled: '1' }, cookie)
+      expect(marked.status).toBe(403)
+    }
+    const marks = await env.DB.prepare(
+      "SELECT COUNT(*) AS n FROM lead_marks WHERE kind = 'contact' AND lead_id = ?",
+    )
+      .bind(id)
+      .first<{ n: number }>()
+    expect(marks!.n).toBe(0)
+  })
+
+  it('lets staff with a second factor read, mark, note and export; each action is audited', async () => {
+    const staff = await person({ staff: true, secondFactor: true })
+    const lead = await someLead()
+    const inbox = await get(`/desk?kind=contact&q=${encodeURIComponent(lead.email)}`, staff.cookie)
+    expect(inbox.status).toBe(200)
+    expect(inbox.headers.get('Cache-Control')).toBe('no-store')
+    const html = await inbox.text()
+    expect(html).toContain(lead.email)
+    expect(html).toContain('<meta name="robots" content="noindex"/>')
+
+    const detail = await get(`/desk/leads/contact/${lead.id}`, staff.cookie)
+    expect(detail.status).toBe(200)
+    const marked = await post(
+      `/desk/leads/contact/${lead.id}`,
+      { handled: '1', note: 'Called back on Tuesday' },
+      staff.cookie,
+    )
+    expect(marked.status).toBe(303)
+    expect(
+      await (
+        await get(`/desk?status=handled&q=${encodeURIComponent(lead.email)}`, staff.cookie)
+      ).text(),
+    ).toContain(lead.email)
+    expect(
+      await (
+        await get(`/desk?status=open&q=${encodeURIComponent(lead.email)}`, staff.cookie)
+      ).text(),
+    ).toContain(en.desk.none)
+
+    const csv = await get(`/desk/leads.csv?q=${encodeURIComponent(lead.email)}`, staff.cookie)
+    expect(csv.status).toBe(200)
+    expect(csv.headers.get('Content-Type')).toMatch(/^text\/csv/)
+    const text = await csv.text()
+    // a spreadsheet would run these as formulas: each starts with an apostrophe instead
+    expect(text).toContain(`"'=HYPERLINK(""http://evil.example"",""click"")"`)
+    expect(text).toContain(`"'+1 call me, @once"`)
+    expect(text).toContain('Called back on Tuesday')
+
+    const log = await env.DB.prepare(
+      'SELECT action, target FROM desk_audit WHERE actor_email = ? ORDER BY id',
+    )
+      .bind(staff.email)
+      .all<{ action: string; target: string | null }>()
+    expect(log.results).toEqual([
+      { action: 'lead.mark', target: `contact/${lead.id}` },
+      { action: 'leads.export', target: null },
+    ])
+  })
+})
+
+describe('the CSV export', () => {
+  it('neutralises formulas and quotes what needs quoting', () => {
+    for (const danger of ['=1+1', '+1', '-1', '@SUM(A1)', '\tx', '\rx'])
+      expect(csvCell(danger).replace(/^"/, '').startsWith("'")).toBe(true)
+    expect(csvCell('a,b')).toBe('"a,b"')
+    expect(csvCell('say "hi"')).toBe('"say ""hi"""')
+    expect(csvCell(null)).toBe('')
+    expect(csvCell('plain')).toBe('plain')
+  })
+})
+
+describe('the outbox', { timeout: 60_000 }, () => {
+  it('shows failed e-mails and sends one again; a one-time code is never resent', async () => {
+    const staff = await person({ staff: true, secondFactor: true })
+    const to = unique('resend')
+    const failed = await env.DB.prepare(
+      `INSERT INTO mail_outbox (kind, data, category, language, to_address, site_url, subject, status, attempts, last_error)
+       VALUES ('guide', ?, 'transactional', 'en', ?, ?, 'Your guide', 'failed', 7, 'provider down') RETURNING id`,
+    )
+      .bind(JSON.stringify({ name: 'Ada', guide: 'conversion-masterclass' }), to, SITE)
+      .first<{ id: number }>()
+    const code = await env.DB.prepare(
+      `INSERT INTO mail_outbox (kind, data, category, language, to_address, site_url, subject, status, attempts, last_error)
+       VALUES ('auth_magic_link', '{}', 'transactional', 'en', ?, ?, 'Sign in', 'failed', 7, 'provider down') RETURNING id`,
+    )
+      .bind(to, SITE)
+      .first<{ id: number }>()
+
+    const page = await (await get('/desk/mail?status=failed', staff.cookie)).text()
+    expect(page).toContain('provider down')
+    expect(page).toContain(`action="/desk/mail/${failed!.id}/resend"`)
+    expect(page).not.toContain(`action="/desk/mail/${code!.id}/resend"`)
+
+    expect((await post(`/desk/mail/${code!.id}/resend`, {}, staff.cookie)).status).toBe(409)
+    const resent = await post(`/desk/mail/${failed!.id}/resend`, {}, staff.cookie)
+    expect(resent.status).toBe(303)
+    const mail = await delivered(to, /Your guide/)
+    expect(mail.subject).toContain('Conversion')
+    const log = await env.DB.prepare(
+      "SELECT target FROM desk_audit WHERE actor_email = ? AND action = 'mail.resend'",
+    )
+      .bind(staff.email)
+      .all()
+    expect(log.results).toEqual([{ target: `mail/${failed!.id}` }])
+    // and nobody else can
+    expect((await post(`/desk/mail/${failed!.id}/resend`, {})).status).toBe(403)
+    expect((await get('/desk/mail')).status).toBe(404)
+  })
+})

@@ -1,0 +1,92 @@
+import { Hono, type Context } from 'hono'
+import * as v from 'valibot'
+import { formFields } from '../api/forms'
+import { findBookingById, listUpcomingBookings, type Booking } from '../db/bookings'
+import { audit } from '../db/desk'
+import type { AppEnv } from '../env'
+import { limitBody, sameSiteOnly } from '../middleware/form-guard'
+import { DESK_BOOKINGS_DONE, DeskBookingsPage, type DeskBookingsDone } from '../pages/desk-bookings'
+import { cancelBooking, currentSlots, moveBooking, type Actor } from '../services/bookings'
+
+/**
+ * /desk/bookings: the coming consultations, to cancel or move (mounted under the desk's staff
+ * guard). The slot is freed or taken by one statement in the batch of the visitor's e-mail and
+ * the audit row, so a slot never holds two bookings and a visitor is told once.
+ */
+export const deskBookings = new Hono<AppEnv>()
+
+const staff = (c: Context<AppEnv>): Actor => ({
+  id: c.var.account!.id,
+  email: c.var.account!.email,
+})
+
+const back = (c: Context<AppEnv>, done: DeskBookingsDone) =>
+  c.redirect(`/desk/bookings?done=${done}`, 303)
+
+deskBookings.get('/', async (c) => {
+  const now = new Date()
+  const [bookings, free] = await Promise.all([
+    listUpcomingBookings(c.env.DB, now.toISOString()),
+    currentSlots(c, now),
+  ])
+  const done = DESK_BOOKINGS_DONE.find((d) => d === c.req.query('done'))
+  const t = c.var.t
+  return c.render(
+    <DeskBookingsPage
+      bookings={bookings}
+      slots={free.slots}
+      timeZone={free.timeZone}
+      done={done}
+    />,
+    {
+      title: `${t('desk_bookings.title')} | ${t('meta.title_suffix')}`,
+      description: t('desk_bookings.description'),
+    },
+  )
+})
+
+const Id = v.pipe(v.string(), v.regex(/^\d{1,12}$/), v.transform(Number))
+
+/** The booking of the URL, if it is still to come (in the agenda); else null. */
+async function upcoming(c: Context<AppEnv>): Promise<Booking | null> {
+  const id = v.safeParse(Id, c.req.param('id'))
+  if (!id.success) return null
+  const booking = await findBookingById(c.env.DB, id.output)
+  return booking && booking.slotStart >= new Date().toISOString() ? booking : null
+}
+
+/** An action that changed nothing (the booking gone, the slot taken) is logged on its own. */
+const auditNothing = (c: Context<AppEnv>, action: string, detail: Record<string, unknown>) =>
+  audit(c.env.DB, staff(c), action, `booking/${c.req.param('id')}`, detail).run()
+
+const guards = [sameSiteOnly(), limitBody(4096)] as const
+
+deskBookings.post('/:id{[0-9]+}/cancel', ...guards, async (c) => {
+  const booking = await upcoming(c)
+  if (booking && (await cancelBooking(c, booking, staff(c)))) return back(c, 'cancelled')
+  // never there, past, or cancelled or moved by someone else meanwhile
+  await auditNothing(c, 'booking.cancel', { outcome: 'gone' })
+  return back(c, 'gone')
+})
+
+const Move = v.object({ slot: v.pipe(v.string(), v.isoTimestamp()) })
+
+deskBookings.post('/:id{[0-9]+}/move', ...guards, async (c) => {
+  const form = v.safeParse(Move, await formFields(c))
+  if (!form.success) return c.json({ error: c.var.t('errors.invalid') }, 400)
+  const to = new Date(form.output.slot).toISOString()
+  const booking = await upcoming(c)
+  if (!booking) {
+    await auditNothing(c, 'booking.move', { to, outcome: 'gone' })
+    return back(c, 'gone')
+  }
+  // only a slot the site offers now: working hours, enough notice, not booked
+  const free = await currentSlots(c)
+  if (free.slots.includes(to) && (await moveBooking(c, booking, to, staff(c))))
+    return back(c, 'moved')
+  // the slot was taken first, unless the booking itself was cancelled or moved meanwhile
+  const now = await findBookingById(c.env.DB, booking.id)
+  const outcome = now?.slotStart === booking.slotStart ? 'taken' : 'gone'
+  await auditNothing(c, 'booking.move', { from: booking.slotStart, to, outcome })
+  return back(c, outcome)
+})

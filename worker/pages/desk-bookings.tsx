@@ -1,0 +1,161 @@
+import { formatInTimeZone } from 'date-fns-tz'
+import { zoneName } from '../../client/islands/booking-form'
+import type { Booking } from '../db/bookings'
+import { usePage } from '../render/context'
+import { DeskHeader } from './desk'
+
+/** What the last cancel or move did, as the page after it says (?done=). */
+export const DESK_BOOKINGS_DONE = ['cancelled', 'moved', 'taken', 'gone'] as const
+export type DeskBookingsDone = (typeof DESK_BOOKINGS_DONE)[number]
+
+/** Items grouped by their day in the agency's zone, in order. */
+function byDay<T>(items: T[], startOf: (item: T) => string, timeZone: string) {
+  const days = new Map<string, T[]>()
+  for (const item of items) {
+    const day = formatInTimeZone(new Date(startOf(item)), timeZone, 'yyyy-MM-dd')
+    days.set(day, [...(days.get(day) ?? []), item])
+  }
+  return [...days.values()]
+}
+
+/**
+ * /desk/bookings: the coming consultations by day, in the agency's zone, each with a form to
+ * cancel it and one to move it to a free slot. Plain forms: they work without JavaScript.
+ */
+export function DeskBookingsPage({
+  bookings,
+  slots,
+  timeZone,
+  done,
+}: {
+  bookings: Booking[]
+  /** Free slots (UTC ISO), soonest first: where a booking may move. */
+  slots: string[]
+  /** The agency's zone (BOOKING_TIMEZONE): the agenda's days and times. */
+  timeZone: string
+  done?: DeskBookingsDone
+}) {
+  const { t, lang } = usePage()
+  const dayOf = new Intl.DateTimeFormat(lang, { dateStyle: 'full', timeZone })
+  const timeOf = new Intl.DateTimeFormat(lang, { timeStyle: 'short', timeZone })
+  // the free slots, once: every booking's move form offers the same ones
+  const options = byDay(slots, (s) => s, timeZone).map((day) => (
+    <optgroup key={day[0]} label={dayOf.format(new Date(day[0]))}>
+      {day.map((s) => (
+        <option key={s} value={s}>
+          {timeOf.format(new Date(s))}
+        </option>
+      ))}
+    </optgroup>
+  ))
+  const ok = done === 'cancelled' || done === 'moved'
+  return (
+    <>
+      <DeskHeader title={t('desk_bookings.title')} section="/desk/bookings" />
+      <div className="container space-y-6 pb-16">
+        <p className="m-0 text-sm text-ink-600">
+          {t('desk_bookings.zone', { zone: zoneName(lang, timeZone) })}{' '}
+          {bookings.length
+            ? t('desk_bookings.count', { count: String(bookings.length) })
+            : t('desk_bookings.none')}
+        </p>
+        {done && (
+          <p
+            role="status"
+            className={`m-0 rounded-lg p-3 text-sm ${ok ? 'bg-green-50 text-green-800' : 'bg-amber-50 text-amber-900'}`}
+          >
+            {t(`desk_bookings.done.${done}`)}
+          </p>
+        )}
+        {byDay(bookings, (b) => b.slotStart, timeZone).map((day) => (
+          <section key={day[0].slotStart} aria-labelledby={`day-${day[0].id}`}>
+            <h2 id={`day-${day[0].id}`} className="m-0 mb-3 text-xl font-bold text-ink-900">
+              {dayOf.format(new Date(day[0].slotStart))}
+            </h2>
+            <ol className="m-0 list-none space-y-3 p-0">
+              {day.map((b) => (
+                <li key={b.id} className="card grid gap-4 p-4 md:grid-cols-[7rem_1fr_18rem]">
+                  <p className="m-0 text-lg font-bold text-brand-700">
+                    <time dateTime={b.slotStart}>{timeOf.format(new Date(b.slotStart))}</time>
+                  </p>
+                  <dl className="m-0 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
+                    <dt className="font-semibold">{t('desk_bookings.booked_by')}</dt>
+                    <dd className="m-0">{b.name}</dd>
+                    <dt className="font-semibold">{t('desk_bookings.email')}</dt>
+                    <dd className="m-0" dir="ltr">
+                      <a href={`mailto:${b.email}`} className="text-brand-700">
+                        {b.email}
+                      </a>
+                    </dd>
+                    <dt className="font-semibold">{t('desk_bookings.language')}</dt>
+                    <dd className="m-0 uppercase">{b.language}</dd>
+                    <dt className="font-semibold">{t('desk_bookings.visitor_zone')}</dt>
+                    <dd className="m-0">{zoneName(lang, b.timeZone)}</dd>
+                    {b.notes && (
+                      <>
+                        <dt className="font-semibold">{t('desk_bookings.notes')}</dt>
+                        <dd className="m-0 whitespace-pre-wrap">{b.notes}</dd>
+                      </>
+                    )}
+                  </dl>
+                  <div className="space-y-2">
+                    <details>
+                      <summary className="cursor-pointer font-semibold text-brand-700">
+                        {t('desk_bookings.move')}
+                      </summary>
+                      {slots.length ? (
+                        <form
+                          method="post"
+                          action={`/desk/bookings/${b.id}/move`}
+                          className="mt-2 space-y-2"
+                        >
+                          <label
+                            htmlFor={`move-${b.id}`}
+                            className="block text-sm font-medium text-ink-700"
+                          >
+                            {t('desk_bookings.move_to')}
+                          </label>
+                          <select
+                            id={`move-${b.id}`}
+                            name="slot"
+                            required
+                            className="w-full rounded-lg border border-slate-300 bg-white px-3 py-2"
+                          >
+                            {options}
+                          </select>
+                          <p className="m-0 text-xs text-ink-600">{t('desk_bookings.move_hint')}</p>
+                          <button type="submit" className="btn-primary py-2 text-sm">
+                            {t('desk_bookings.move_confirm')}
+                          </button>
+                        </form>
+                      ) : (
+                        <p className="m-0 mt-2 text-sm text-ink-600">
+                          {t('desk_bookings.no_free')}
+                        </p>
+                      )}
+                    </details>
+                    <details>
+                      <summary className="cursor-pointer font-semibold text-red-700">
+                        {t('desk_bookings.cancel')}
+                      </summary>
+                      <form
+                        method="post"
+                        action={`/desk/bookings/${b.id}/cancel`}
+                        className="mt-2 space-y-2"
+                      >
+                        <p className="m-0 text-xs text-ink-600">{t('desk_bookings.cancel_hint')}</p>
+                        <button type="submit" className="btn-danger py-2 text-sm">
+                          {t('desk_bookings.cancel_confirm')}
+                        </button>
+                      </form>
+                    </details>
+                  </div>
+                </li>
+              ))}
+            </ol>
+          </section>
+        ))}
+      </div>
+    </>
+  )
+}

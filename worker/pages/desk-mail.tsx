@@ -1,0 +1,118 @@
+import type { OutboxRow } from '../db/outbox'
+import { usePage } from '../render/context'
+import { DeskHeader } from './desk'
+
+type MailLine = Pick<
+  OutboxRow,
+  'id' | 'created_at' | 'kind' | 'to_address' | 'subject' | 'status' | 'attempts' | 'last_error'
+> & { resendable: boolean }
+
+const STATUSES = ['queued', 'sending', 'sent', 'failed', 'suppressed'] as const
+
+/** The outbox: each e-mail with its status, attempts and error; failed ones can go again. */
+export function DeskMailPage({
+  status,
+  mails,
+  next,
+  done,
+}: {
+  status?: string
+  mails: MailLine[]
+  next: number | null
+  done: boolean
+}) {
+  const { t, lang } = usePage()
+  const when = (iso: string) =>
+    new Intl.DateTimeFormat(lang, {
+      dateStyle: 'medium',
+      timeStyle: 'short',
+      timeZone: 'UTC',
+    }).format(new Date(iso))
+  return (
+    <>
+      <DeskHeader title={t('desk.nav.mail')} section="/desk/mail" />
+      <div className="container space-y-6 pb-16">
+        <nav aria-label={t('desk.mail_status')}>
+          <ul className="m-0 flex list-none flex-wrap gap-2 p-0 text-sm">
+            {[undefined, ...STATUSES].map((s) => (
+              <li key={s ?? 'all'}>
+                <a
+                  href={s ? `/desk/mail?status=${s}` : '/desk/mail'}
+                  aria-current={s === status ? 'page' : undefined}
+                  className="block rounded-lg border border-slate-300 px-3 py-1 text-ink-700 no-underline aria-[current=page]:border-brand-600 aria-[current=page]:font-semibold aria-[current=page]:text-brand-700"
+                >
+                  {s ? t(`desk.mail_statuses.${s}`) : t('desk.all')}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        {done && (
+          <p role="status" className="m-0 rounded-lg bg-green-50 p-3 text-sm text-green-800">
+            {t('desk.resent')}
+          </p>
+        )}
+        {mails.length === 0 ? (
+          <p className="m-0 text-ink-600">{t('desk.no_mail')}</p>
+        ) : (
+          <div className="overflow-x-auto rounded-2xl border border-slate-200">
+            <table className="w-full border-collapse text-sm">
+              <caption className="sr-only">{t('desk.nav.mail')}</caption>
+              <thead className="bg-slate-50 text-ink-700">
+                <tr>
+                  {(
+                    ['when', 'to', 'subject', 'status', 'attempts', 'error', 'action'] as const
+                  ).map((col) => (
+                    <th key={col} scope="col" className="px-3 py-2 text-start font-semibold">
+                      {t(`desk.mail_columns.${col}`)}
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody>
+                {mails.map((m) => (
+                  <tr key={m.id} className="border-t border-slate-200 align-top">
+                    <td className="whitespace-nowrap px-3 py-2">{when(m.created_at)}</td>
+                    <td className="px-3 py-2" dir="ltr">
+                      {m.to_address}
+                    </td>
+                    <td className="max-w-xs px-3 py-2">
+                      {m.subject}
+                      <span className="block text-xs text-ink-600">{m.kind}</span>
+                    </td>
+                    <td className="px-3 py-2">{t(`desk.mail_statuses.${m.status}`)}</td>
+                    <td className="px-3 py-2">{m.attempts}</td>
+                    <td className="max-w-xs break-words px-3 py-2 text-xs text-ink-700">
+                      {m.last_error}
+                    </td>
+                    <td className="px-3 py-2">
+                      {m.resendable && (
+                        <form method="post" action={`/desk/mail/${m.id}/resend`}>
+                          <button
+                            type="submit"
+                            className="btn-ghost px-3 py-1.5 text-sm"
+                            aria-label={`${t('desk.resend')}: ${m.subject}`}
+                          >
+                            {t('desk.resend')}
+                          </button>
+                        </form>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        {next && (
+          <a
+            href={`/desk/mail?${new URLSearchParams({ ...(status ? { status } : {}), after: String(next) })}`}
+            className="btn-ghost"
+          >
+            {t('desk.older')}
+          </a>
+        )}
+      </div>
+    </>
+  )
+}

@@ -1,0 +1,306 @@
+import { Field, SelectField } from '../../client/components/field'
+import { LANGS, type Lang } from '../../client/lib/languages'
+import { SERVICES } from '../data/services'
+import type { LeadFilter, LeadKind, LeadRow } from '../db/desk'
+import { LEAD_KINDS } from '../db/desk'
+import type { personalRows } from '../db/personal-data'
+import { filterQuery, STATUSES } from '../desk/filter'
+import { usePage } from '../render/context'
+
+/** The agency's desk: the leads inbox and one person's history (staff only, desk/guard.ts). */
+
+const when = (lang: Lang, iso: string) =>
+  new Intl.DateTimeFormat(lang, {
+    dateStyle: 'medium',
+    timeStyle: 'short',
+    timeZone: 'UTC',
+  }).format(new Date(iso))
+
+/** The desk's sections, in its navigation's order. */
+const DESK_SECTIONS = [
+  { href: '/desk', key: 'desk.nav.leads' },
+  { href: '/desk/bookings', key: 'desk.nav.bookings' },
+  { href: '/desk/mail', key: 'desk.nav.mail' },
+  { href: '/desk/visits', key: 'desk.nav.visits' },
+] as const
+
+/** Every desk page's top: where the staff member is, and the other sections. */
+export function DeskHeader({
+  title,
+  section,
+}: {
+  title: string
+  section: (typeof DESK_SECTIONS)[number]['href']
+}) {
+  const { t } = usePage()
+  return (
+    <section className="bg-gradient-to-b from-brand-50 to-white">
+      <div className="container py-8">
+        <nav aria-label={t('desk.eyebrow')}>
+          <ul className="m-0 flex list-none flex-wrap gap-2 p-0">
+            {DESK_SECTIONS.map((s) => (
+              <li key={s.href}>
+                <a
+                  href={s.href}
+                  aria-current={s.href === section ? 'page' : undefined}
+                  className="block rounded-full border border-slate-300 bg-white px-4 py-1.5 text-sm font-semibold text-ink-700 no-underline hover:bg-slate-50 aria-[current=page]:border-brand-600 aria-[current=page]:bg-brand-600 aria-[current=page]:text-white"
+                >
+                  {t(s.key)}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <h1 className="m-0 mt-4 text-3xl font-extrabold tracking-tight text-ink-900">{title}</h1>
+      </div>
+    </section>
+  )
+}
+
+function Filters({ filter }: { filter: LeadFilter }) {
+  const { t } = usePage()
+  return (
+    <form method="get" action="/desk" className="card grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+      <SelectField
+        id="f-kind"
+        name="kind"
+        label={t('desk.kind')}
+        placeholder={t('desk.all')}
+        defaultValue={filter.kind ?? ''}
+        options={LEAD_KINDS.map((k) => ({ value: k, label: t(`desk.kinds.${k}`) }))}
+      />
+      <SelectField
+        id="f-status"
+        name="status"
+        label={t('desk.status')}
+        placeholder={t('desk.all')}
+        defaultValue={filter.status ?? ''}
+        options={STATUSES.map((s) => ({ value: s, label: t(`desk.statuses.${s}`) }))}
+      />
+      <SelectField
+        id="f-language"
+        name="language"
+        label={t('desk.language')}
+        placeholder={t('desk.all')}
+        defaultValue={filter.language ?? ''}
+        options={LANGS.map((l) => ({ value: l, label: l.toUpperCase() }))}
+      />
+      <SelectField
+        id="f-service"
+        name="service"
+        label={t('desk.service')}
+        placeholder={t('desk.all')}
+        defaultValue={filter.service ?? ''}
+        options={SERVICES.map((s) => ({ value: s.key, label: t(`services.items.${s.key}.name`) }))}
+      />
+      <Field
+        id="f-from"
+        name="from"
+        type="date"
+        label={t('desk.from')}
+        defaultValue={filter.from}
+      />
+      <Field id="f-to" name="to" type="date" label={t('desk.to')} defaultValue={filter.to} />
+      <Field
+        id="f-q"
+        name="q"
+        type="search"
+        label={t('desk.search')}
+        defaultValue={filter.q}
+        maxLength={100}
+      />
+      <div className="flex items-end gap-3">
+        <button type="submit" className="btn-primary">
+          {t('desk.apply')}
+        </button>
+        <a href="/desk" className="btn-ghost">
+          {t('desk.clear')}
+        </a>
+      </div>
+    </form>
+  )
+}
+
+const leadHref = (l: Pick<LeadRow, 'kind' | 'id'>) => `/desk/leads/${l.kind}/${l.id}`
+
+/** /desk: every lead, newest first, filtered; a page at a time. */
+export function DeskInboxPage({
+  filter,
+  leads,
+  next,
+}: {
+  filter: LeadFilter
+  leads: LeadRow[]
+  next: string | null
+}) {
+  const { t, lang } = usePage()
+  return (
+    <>
+      <DeskHeader title={t('desk.leads')} section="/desk" />
+      <div className="container space-y-6 pb-16">
+        <Filters filter={filter} />
+        <div className="flex flex-wrap items-center justify-between gap-3">
+          <p className="m-0 text-sm text-ink-600" role="status">
+            {leads.length ? t('desk.showing', { count: String(leads.length) }) : t('desk.none')}
+          </p>
+          <a href={`/desk/leads.csv?${filterQuery(filter)}`} className="btn-ghost py-2 text-sm">
+            {t('desk.export')}
+          </a>
+        </div>
+        {leads.length > 0 && (
+          <div className="overflow-x-auto rounded-2xl border border-slate-200">
+            <table className="w-full border-collapse text-start text-sm">
+              <caption className="sr-only">{t('desk.leads')}</caption>
+              <thead className="bg-slate-50 text-ink-700">
+                <tr>
+                  {(['when', 'kind', 'name', 'email', 'language', 'about', 'handled'] as const).map(
+                    (col) => (
+                      <th key={col} scope="col" className="px-3 py-2 text-start font-semibold">
+                        {t(`desk.columns.${col}`)}
+                      </th>
+                    ),
+                  )}
+                </tr>
+              </thead>
+              <tbody>
+                {leads.map((l) => (
+                  <tr key={`${l.kind}-${l.id}`} className="border-t border-slate-200 align-top">
+                    <td className="whitespace-nowrap px-3 py-2">{when(lang, l.created_at)}</td>
+                    <td className="px-3 py-2">{t(`desk.kinds.${l.kind}`)}</td>
+                    <td className="px-3 py-2">
+                      <a href={leadHref(l)} className="font-semibold text-brand-700">
+                        {l.name || l.email}
+                      </a>
+                    </td>
+                    <td className="px-3 py-2" dir="ltr">
+                      {l.email}
+                    </td>
+                    <td className="px-3 py-2 uppercase">{l.language}</td>
+                    <td className="max-w-xs px-3 py-2 text-ink-700">
+                      {l.status ? `${t(`desk.statuses.${l.status as 'pending'}`)} · ` : ''}
+                      {l.detail}
+                    </td>
+                    <td className="px-3 py-2">{l.handled_at ? t('desk.yes') : t('desk.no')}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        {next && (
+          <a href={`/desk?${filterQuery(filter, { after: next })}`} className="btn-ghost">
+            {t('desk.older')}
+          </a>
+        )}
+      </div>
+    </>
+  )
+}
+
+type History = Awaited<ReturnType<typeof personalRows>>
+
+/** One lead: what they sent, the agency's mark and note, and everything else under their address. */
+export function DeskLeadPage({
+  lead,
+  history,
+  saved,
+}: {
+  lead: LeadRow & { kind: LeadKind }
+  history: History
+  saved: boolean
+}) {
+  const { t, lang } = usePage()
+  const sections = [
+    ['subscriptions', history.subscriptions],
+    ['guide_requests', history.guide_requests],
+    ['contact_messages', history.contact_messages],
+    ['bookings', history.bookings],
+    ['emails', history.emails],
+  ] as const
+  return (
+    <>
+      <DeskHeader title={lead.name || lead.email} section="/desk" />
+      <div className="container grid gap-6 pb-16 lg:grid-cols-3">
+        <section aria-labelledby="lead-title" className="card lg:col-span-2">
+          <h2 id="lead-title" className="m-0 text-xl font-bold">
+            {t(`desk.kinds.${lead.kind}`)} · {when(lang, lead.created_at)}
+          </h2>
+          <dl className="m-0 mt-4 grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">
+            <dt className="font-semibold">{t('desk.columns.email')}</dt>
+            <dd className="m-0" dir="ltr">
+              {lead.email}
+            </dd>
+            <dt className="font-semibold">{t('desk.columns.language')}</dt>
+            <dd className="m-0 uppercase">{lead.language}</dd>
+            <dt className="font-semibold">{t('desk.columns.about')}</dt>
+            <dd className="m-0 whitespace-pre-wrap">{lead.detail}</dd>
+          </dl>
+          <h2 className="m-0 mt-8 text-lg font-bold">{t('desk.history')}</h2>
+          {sections.map(([name, rows]) => (
+            <details key={name} className="mt-3" open={rows.length > 0}>
+              <summary className="cursor-pointer font-semibold">
+                {t(`desk.sections.${name}`)} ({rows.length})
+              </summary>
+              {rows.length > 0 && (
+                <pre
+                  className="m-0 mt-2 overflow-x-auto rounded-lg bg-slate-50 p-3 text-xs"
+                  dir="ltr"
+                >
+                  {JSON.stringify(rows, null, 2)}
+                </pre>
+              )}
+            </details>
+          ))}
+        </section>
+        <section aria-labelledby="mark-title" className="card self-start">
+          <h2 id="mark-title" className="m-0 text-xl font-bold">
+            {t('desk.mark')}
+          </h2>
+          {saved && (
+            <p role="status" className="m-0 mt-3 rounded-lg bg-green-50 p-3 text-sm text-green-800">
+              {t('desk.saved')}
+            </p>
+          )}
+          <form
+            method="post"
+            action={`/desk/leads/${lead.kind}/${lead.id}`}
+            className="mt-4 space-y-4"
+          >
+            <label className="flex items-center gap-3 font-semibold" htmlFor="handled">
+              <input
+                id="handled"
+                type="checkbox"
+                name="handled"
+                value="1"
+                defaultChecked={Boolean(lead.handled_at)}
+                className="h-4 w-4 accent-brand-600"
+              />
+              {t('desk.handled')}
+            </label>
+            <div>
+              <label htmlFor="note" className="mb-1 block text-sm font-medium text-ink-700">
+                {t('desk.note')}
+              </label>
+              <textarea
+                id="note"
+                name="note"
+                rows={5}
+                maxLength={2000}
+                defaultValue={lead.note ?? ''}
+                className="w-full rounded-lg border border-slate-300 px-3 py-2"
+              />
+            </div>
+            <button type="submit" className="btn-primary">
+              {t('desk.save')}
+            </button>
+          </form>
+          <p className="m-0 mt-4 text-sm">
+            <a href="/desk" className="text-brand-700">
+              {t('desk.back')}
+            </a>
+          </p>
+        </section>
+      </div>
+    </>
+  )
+}
