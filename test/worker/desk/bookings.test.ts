@@ -4,53 +4,13 @@ import arabic from '../../../locales/ar.json'
 import en from '../../../locales/en.json'
 import es from '../../../locales/es.json'
 import { describeSlot } from '../../../worker/booking/invitation'
-import { client, codeFor, SITE, unique } from '../auth/helpers'
+import { SITE, unique } from '../auth/helpers'
+import { get, person, post } from './helpers'
 import { outboxRows, parsedMailsTo } from '../inbox'
 import { delivered, settled } from '../mail/helpers'
 
 // The desk's bookings: staff cancel or move a consultation; the visitor is told once, the slot
 // is freed or taken by one statement, and no slot ever holds two bookings.
-
-const cookieOf = (session: { access_token: string; refresh_token: string }) =>
-  `sb-access-token=${session.access_token}; sb-refresh-token=${session.refresh_token}`
-
-/** A signed-in person: staff or not, with a second factor (aal2) or not. */
-async function person(opts: { staff: boolean; secondFactor: boolean }) {
-  const supabase = client()
-  const email = unique('desk-bookings')
-  expect((await supabase.auth.signUp({ email, password: 'correct horse 1' })).error).toBeNull()
-  if (opts.staff)
-    await env.DB.prepare(`UPDATE auth_users SET app_metadata = '{"role":"agency"}' WHERE email = ?`)
-      .bind(email)
-      .run()
-  let session = (await supabase.auth.signInWithPassword({ email, password: 'correct horse 1' }))
-    .data.session!
-  if (opts.secondFactor) {
-    const enrolled = await supabase.auth.mfa.enroll({ factorType: 'totp', friendlyName: 'Phone' })
-    const { id, totp } = enrolled.data as { id: string; totp: { secret: string } }
-    const verified = await supabase.auth.mfa.challengeAndVerify({
-      factorId: id,
-      code: codeFor(totp.secret),
-    })
-    expect(verified.error).toBeNull()
-    session = (await supabase.auth.getSession()).data.session!
-  }
-  return { email, cookie: cookieOf(session) }
-}
-
-const get = (path: string, cookie?: string) =>
-  SELF.fetch(SITE + path, { headers: cookie ? { Cookie: cookie } : {}, redirect: 'manual' })
-const post = (path: string, fields: Record<string, string>, cookie?: string) =>
-  SELF.fetch(SITE + path, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: {
-      'Content-Type': 'application/x-www-form-urlencoded',
-      Origin: SITE,
-      ...(cookie ? { Cookie: cookie } : {}),
-    },
-    body: new URLSearchParams(fields).toString(),
-  })
 
 /** What the desk says after a cancel or a move (?done=). */
 const done = (res: Response) => {

@@ -1,54 +1,14 @@
-import { env, SELF } from 'cloudflare:test'
+import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
 import en from '../../../locales/en.json'
 import { csvCell } from '../../../worker/desk/csv'
-import { client, codeFor, SITE, unique } from '../auth/helpers'
+import { SITE, unique } from '../auth/helpers'
+import { get, person, post } from './helpers'
 import { delivered } from '../mail/helpers'
 
 // The agency's desk: only staff with a second factor get in; what they do is audited.
 
 /** A signed-in visitor's cookies, from a session of the official client. */
-const cookieOf = (session: { access_token: string; refresh_token: string }) =>
-  `sb-access-token=${session.access_token}; sb-refresh-token=${session.refresh_token}`
-
-async function person(opts: { staff: boolean; secondFactor: boolean }) {
-  const supabase = client()
-  const email = unique('desk')
-  const signedUp = await supabase.auth.signUp({ email, password: 'correct horse 1' })
-  expect(signedUp.error).toBeNull()
-  if (opts.staff)
-    await env.DB.prepare(`UPDATE auth_users SET app_metadata = '{"role":"agency"}' WHERE email = ?`)
-      .bind(email)
-      .run()
-  // a fresh sign-in, so the token carries the role
-  let session = (await supabase.auth.signInWithPassword({ email, password: 'correct horse 1' }))
-    .data.session!
-  if (opts.secondFactor) {
-    const enrolled = await supabase.auth.mfa.enroll({ factorType: 'totp', friendlyName: 'Phone' })
-    const { id, totp } = enrolled.data as { id: string; totp: { secret: string } }
-    const verified = await supabase.auth.mfa.challengeAndVerify({
-      factorId: id,
-      code: codeFor(totp.secret),
-    })
-    expect(verified.error).toBeNull()
-    session = (await supabase.auth.getSession()).data.session!
-  }
-  return { email, cookie: cookieOf(session) }
-}
-
-const get = (path: string, cookie?: string) =>
-  SELF.fetch(SITE + path, { headers: cookie ? { Cookie: cookie } : {}, redirect: 'manual' })
-const post = (path: string, fields: Record<string, string>, cookie?: string) =>
-  SELF.fetch(SITE + path, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: {
-      'Content-Type': 'application/x-www-form-urlencoded',
-      Origin: SITE,
-      ...(cookie ? { Cookie: cookie } : {}),
-    },
-    body: new URLSearchParams(fields).toString(),
-  })
 
 async function someLead() {
   const email = unique('lead')
