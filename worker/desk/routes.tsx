@@ -9,6 +9,7 @@ import { DeskInboxPage, DeskLeadPage } from '../pages/desk'
 import { csvLine } from './csv'
 import { readCursor, readFilter, writeCursor } from './filter'
 import { staffOnly } from './guard'
+import { deskVisits } from './visits'
 
 /**
  * /desk, the agency's workspace: everything here is for staff with a second factor (guard.ts),
@@ -17,6 +18,7 @@ import { staffOnly } from './guard'
 export const desk = new Hono<AppEnv>()
 
 desk.use('*', staffOnly())
+desk.route('/visits', deskVisits)
 
 const PAGE_SIZE = 50
 /** Rows a CSV export holds at most (in pages of 500, each an index range per table). */
