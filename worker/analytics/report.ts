@@ -132,7 +132,11 @@ function daysOf(days: number, startMs: number, rows: Rows, store: Store) {
 const sumOf = (events: Count[], names: readonly string[]) =>
   events.filter((e) => names.includes(e.label)).reduce((n, e) => n + e.count, 0)
 
-export async function visitReport(env: Bindings, days = 30, now = Date.now()): Promise<VisitReport> {
+export async function visitReport(
+  env: Bindings,
+  days = 30,
+  now = Date.now(),
+): Promise<VisitReport> {
   const store: Store =
     env.ANALYTICS_SQL_TOKEN && env.CLOUDFLARE_ACCOUNT_ID ? 'analytics-engine' : 'dev-mirror'
   // from the start of the first day (UTC), so the first bar holds a whole day too

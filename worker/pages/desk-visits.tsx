@@ -34,15 +34,7 @@ const shortDay = (lang: Lang, iso: string) =>
     new Date(iso),
   )
 
-function Chart({
-  id,
-  title,
-  children,
-}: {
-  id: string
-  title: string
-  children: ReactNode
-}) {
+function Chart({ id, title, children }: { id: string; title: string; children: ReactNode }) {
   return (
     <section aria-labelledby={`${id}-title`} className="card min-w-0">
       <h2 id={`${id}-title`} className="m-0 text-xl font-bold text-ink-900">
