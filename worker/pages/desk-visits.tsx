@@ -23,10 +23,18 @@ const INK = '#0f172a'
 const INK_SOFT = '#334155'
 const GRID = '#e2e8f0'
 const FONT = 13
+// SVG text scales with its chart: on a phone the charts shrink, so their words grow (user units)
+const AXIS_TEXT = 'text-[16px] sm:text-[13px]'
+const LABEL_TEXT = 'text-[18px] sm:text-[14px]'
 
 /** x of a box `w` wide whose start is `x` units from the start side of a `width` wide chart. */
 const placeX = (rtl: boolean, width: number, x: number, w = 0) => (rtl ? width - x - w : x)
-const startAnchor = (rtl: boolean) => (rtl ? 'end' : 'start')
+/**
+ * text-anchor of a text that begins at its x and runs towards one side. The SVG is laid out left
+ * to right (mirrored by hand in Arabic); no text mixes scripts with figures, so each reads the
+ * same whichever direction the browser gives it.
+ */
+const runs = (towards: 'left' | 'right') => (towards === 'right' ? 'start' : 'end')
 const shorten = (s: string, max: number) => (s.length > max ? `${s.slice(0, max - 1)}…` : s)
 
 const shortDay = (lang: Lang, iso: string) =>
@@ -56,28 +64,31 @@ function FigureTable({
   rows: (string | number)[][]
 }) {
   return (
-    <table className="sr-only">
-      <caption>{caption}</caption>
-      <thead>
-        <tr>
-          {head.map((h) => (
-            <th key={h} scope="col">
-              {h}
-            </th>
-          ))}
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map(([first, ...rest], i) => (
-          <tr key={i}>
-            <th scope="row">{first}</th>
-            {rest.map((cell, j) => (
-              <td key={j}>{cell}</td>
+    // hidden by a wrapper: a table is never narrower than its content, so it would widen the page
+    <div className="sr-only">
+      <table>
+        <caption>{caption}</caption>
+        <thead>
+          <tr>
+            {head.map((h) => (
+              <th key={h} scope="col">
+                {h}
+              </th>
             ))}
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {rows.map(([first, ...rest], i) => (
+            <tr key={i}>
+              <th scope="row">{first}</th>
+              {rest.map((cell, j) => (
+                <td key={j}>{cell}</td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   )
 }
 
@@ -107,7 +118,14 @@ function DayChart({ report }: { report: VisitReport }) {
   })
   return (
     <Chart id="visits-per-day" title={t('desk_visits.per_day.title')}>
-      <div className="mt-4 overflow-x-auto">
+      {/* scrolls sideways on a phone: named and in the tab order, so a keyboard scrolls it */}
+      <div
+        className="mt-4 overflow-x-auto"
+        role="group"
+        aria-labelledby="visits-per-day-title"
+        // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- axe: scrollable-region-focusable
+        tabIndex={0}
+      >
         <svg
           role="img"
           aria-label={summary}
@@ -130,8 +148,9 @@ function DayChart({ report }: { report: VisitReport }) {
               <text
                 x={placeX(rtl, W, side - 10)}
                 y={top + 4}
-                textAnchor={rtl ? 'start' : 'end'}
+                textAnchor={runs(rtl ? 'right' : 'left')}
                 fontSize={FONT}
+                className={AXIS_TEXT}
                 fontWeight={600}
                 fill={INK}
               >
@@ -142,8 +161,9 @@ function DayChart({ report }: { report: VisitReport }) {
           <text
             x={placeX(rtl, W, side - 10)}
             y={baseY + 4}
-            textAnchor={rtl ? 'start' : 'end'}
+            textAnchor={runs(rtl ? 'right' : 'left')}
             fontSize={FONT}
+            className={AXIS_TEXT}
             fill={INK_SOFT}
           >
             {formatNumber(lang, 0)}
@@ -181,6 +201,7 @@ function DayChart({ report }: { report: VisitReport }) {
                 y={baseY + 22}
                 textAnchor="middle"
                 fontSize={FONT}
+                className={AXIS_TEXT}
                 fill={INK_SOFT}
               >
                 {shortDay(lang, d.day)}
@@ -243,8 +264,9 @@ function BarChart({
               <text
                 x={placeX(rtl, W, 0)}
                 y={y + 16}
-                textAnchor={startAnchor(rtl)}
+                textAnchor={runs(rtl ? 'left' : 'right')}
                 fontSize={14}
+                className={LABEL_TEXT}
                 fill={INK}
               >
                 {shorten(item.label, 48)}
@@ -260,8 +282,9 @@ function BarChart({
               <text
                 x={placeX(rtl, W, w + 6)}
                 y={y + 35}
-                textAnchor={startAnchor(rtl)}
+                textAnchor={runs(rtl ? 'left' : 'right')}
                 fontSize={14}
+                className={LABEL_TEXT}
                 fontWeight={600}
                 fill={INK_SOFT}
               >
@@ -283,6 +306,7 @@ function BarChart({
 /** Page view → booking form opened → lead: centred bars, each with its share of page views. */
 function Funnel({ funnel }: { funnel: VisitReport['funnel'] }) {
   const { t, lang } = usePage()
+  const rtl = dirOf(lang) === 'rtl'
   const share = (n: number) => formatPercent(lang, funnel.views ? n / funnel.views : 0)
   const steps = [
     { key: 'views', label: t('desk_visits.funnel.views'), count: funnel.views },
@@ -296,7 +320,7 @@ function Funnel({ funnel }: { funnel: VisitReport['funnel'] }) {
     leads: formatNumber(lang, funnel.leads),
     leads_share: share(funnel.leads),
   })
-  const [W, row, barH] = [480, 64, 26]
+  const [W, row, barH] = [400, 64, 26]
   const max = Math.max(1, ...steps.map((s) => s.count))
   return (
     <Chart id="funnel" title={t('desk_visits.funnel.title')}>
@@ -305,7 +329,7 @@ function Funnel({ funnel }: { funnel: VisitReport['funnel'] }) {
         aria-label={summary}
         direction="ltr"
         viewBox={`0 0 ${W} ${steps.length * row}`}
-        className="mx-auto mt-4 block h-auto w-full max-w-xl"
+        className="mt-4 block h-auto w-full max-w-lg"
         data-chart="funnel"
       >
         <title>{summary}</title>
@@ -313,8 +337,29 @@ function Funnel({ funnel }: { funnel: VisitReport['funnel'] }) {
           const w = Math.max(2, (s.count / max) * W)
           return (
             <g key={s.key}>
-              <text x={W / 2} y={i * row + 16} textAnchor="middle" fontSize={14} fill={INK}>
-                {`${s.label} · ${formatNumber(lang, s.count)}${i ? ` · ${share(s.count)}` : ''}`}
+              {/* the step's name at the start, its figures at the end, its bar centred below */}
+              <text
+                x={placeX(rtl, W, 0)}
+                y={i * row + 16}
+                textAnchor={runs(rtl ? 'left' : 'right')}
+                fontSize={14}
+                className={LABEL_TEXT}
+                fill={INK}
+              >
+                {s.label}
+              </text>
+              <text
+                x={placeX(rtl, W, W)}
+                y={i * row + 16}
+                textAnchor={runs(rtl ? 'right' : 'left')}
+                fontSize={14}
+                className={LABEL_TEXT}
+                fontWeight={600}
+                fill={INK}
+              >
+                {i
+                  ? `${formatNumber(lang, s.count)} · ${share(s.count)}`
+                  : formatNumber(lang, s.count)}
               </text>
               <rect
                 x={(W - w) / 2}
