@@ -11,6 +11,7 @@ import { csvLine } from './csv'
 import { readCursor, readFilter, writeCursor } from './filter'
 import { staffOnly } from './guard'
 import { deskMail } from './mail'
+import { deskVisits } from './visits'
 
 /**
  * /desk, the agency's workspace: everything here is for staff with a second factor (guard.ts),
@@ -21,6 +22,7 @@ export const desk = new Hono<AppEnv>()
 desk.use('*', staffOnly())
 desk.route('/bookings', deskBookings)
 desk.route('/mail', deskMail)
+desk.route('/visits', deskVisits)
 
 const PAGE_SIZE = 50
 /** Rows a CSV export holds at most (in pages of 500, each an index range per table). */

@@ -16,6 +16,13 @@ export const formatNumber = (lang: Lang, n: number) =>
 export const formatDecimal = (lang: Lang, n: number) =>
   memo(`d:${lang}`, () => new Intl.NumberFormat(lang, { minimumFractionDigits: 1 })).format(n)
 
+/** 0.125 → "12.5%", "12,5 %"… at most one decimal. */
+export const formatPercent = (lang: Lang, n: number) =>
+  memo(
+    `pc:${lang}`,
+    () => new Intl.NumberFormat(lang, { style: 'percent', maximumFractionDigits: 1 }),
+  ).format(n)
+
 export const formatPrice = (lang: Lang, n: number) =>
   memo(
     `p:${lang}`,
