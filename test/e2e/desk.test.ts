@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { describe, expect, it } from 'vitest'
 import en from '../../locales/en.json'
 import { codeFor } from '../totp'
@@ -9,6 +11,10 @@ import { mailTo } from './inbox'
 
 const { open } = useBrowser()
 const t = en
+const axeSource = readFileSync(
+  createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
+  'utf8',
+)
 
 describe('the agency desk', () => {
   it('staff sign in with a second factor, work a lead, cancel a booking and export CSV', async () => {
@@ -75,6 +81,7 @@ describe('the agency desk', () => {
     await page.waitForURL((url) => url.searchParams.get('kind') === 'contact')
     await page.getByRole('link', { name: 'Lena Lead' }).click()
     await page.waitForURL(/\/desk\/leads\/contact\/\d+/)
+    const leadPath = new URL(page.url()).pathname
     await page.getByLabel(t.desk.handled).check()
     await page.getByLabel(t.desk.note).fill('Called, sending a proposal')
     await page.getByRole('button', { name: t.desk.save }).click()
@@ -115,6 +122,30 @@ describe('the agency desk', () => {
         )
       ).map((r) => r.action),
     ).toEqual(['lead.mark', 'leads.export', 'booking.cancel'])
+
+    // every desk page, in English and Arabic, as axe reads it (CSP bypassed for the audit only)
+    const audit = await page.context().browser()!.newContext({ baseURL: origin, bypassCSP: true })
+    await audit.addCookies(await page.context().cookies())
+    const tab = await audit.newPage()
+    const problems: string[] = []
+    for (const lang of ['en', 'ar'])
+      for (const path of ['/desk', '/desk/bookings', '/desk/mail', '/desk/visits', leadPath]) {
+        const res = await tab.goto(`${path}?lang=${lang}`)
+        expect(res!.status(), path).toBe(200)
+        await tab.addScriptTag({ content: axeSource })
+        const violations: { id: string; impact: string }[] = await tab.evaluate(async () => {
+          // @ts-expect-error injected above
+          const result = await window.axe.run(document, {
+            runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'],
+          })
+          return result.violations
+        })
+        for (const v of violations)
+          if (v.impact === 'serious' || v.impact === 'critical')
+            problems.push(`${lang} ${path}: ${v.id}`)
+      }
+    expect(problems).toEqual([])
+    await audit.close()
     await page.context().close()
   })
 })

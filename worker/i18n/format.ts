@@ -43,3 +43,18 @@ export const formatDay = (lang: Lang, iso: string) =>
 
 /** A phone number that never breaks across lines: its spaces become no-break spaces. */
 export const unbroken = (s: string) => s.replace(/ /g, '\u00a0')
+
+/** An instant as a date and time (UTC) in the page's language: the desk's lists. */
+export const formatDateTime = (lang: Lang, iso: string) =>
+  memo(
+    `dt:${lang}`,
+    () =>
+      new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }),
+  ).format(new Date(iso))
+
+/** An ISO day as "25 Nov": the visits chart's axis. */
+export const formatShortDay = (lang: Lang, iso: string) =>
+  memo(
+    `sd:${lang}`,
+    () => new Intl.DateTimeFormat(lang, { day: 'numeric', month: 'short', timeZone: 'UTC' }),
+  ).format(new Date(iso))

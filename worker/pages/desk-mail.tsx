@@ -1,4 +1,5 @@
 import type { OutboxRow } from '../db/outbox'
+import { formatDateTime } from '../i18n/format'
 import { usePage } from '../render/context'
 import { DeskHeader } from './desk'
 
@@ -22,12 +23,7 @@ export function DeskMailPage({
   done: boolean
 }) {
   const { t, lang } = usePage()
-  const when = (iso: string) =>
-    new Intl.DateTimeFormat(lang, {
-      dateStyle: 'medium',
-      timeStyle: 'short',
-      timeZone: 'UTC',
-    }).format(new Date(iso))
+  const when = (iso: string) => formatDateTime(lang, iso)
   return (
     <>
       <DeskHeader title={t('desk.nav.mail')} section="/desk/mail" />

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react'
 import { dirOf, type Lang } from '../../client/lib/languages'
 import type { Count, VisitReport } from '../analytics/report'
-import { formatDay, formatNumber, formatPercent } from '../i18n/format'
+import { formatDay, formatNumber, formatPercent, formatShortDay } from '../i18n/format'
 import { usePage } from '../render/context'
 import { DeskHeader } from './desk'
 
@@ -37,10 +37,7 @@ const placeX = (rtl: boolean, width: number, x: number, w = 0) => (rtl ? width -
 const runs = (towards: 'left' | 'right') => (towards === 'right' ? 'start' : 'end')
 const shorten = (s: string, max: number) => (s.length > max ? `${s.slice(0, max - 1)}…` : s)
 
-const shortDay = (lang: Lang, iso: string) =>
-  new Intl.DateTimeFormat(lang, { day: 'numeric', month: 'short', timeZone: 'UTC' }).format(
-    new Date(iso),
-  )
+const shortDay = formatShortDay
 
 function Chart({ id, title, children }: { id: string; title: string; children: ReactNode }) {
   return (

@@ -1,20 +1,16 @@
 import { Field, SelectField } from '../../client/components/field'
-import { LANGS, type Lang } from '../../client/lib/languages'
+import { LANGS } from '../../client/lib/languages'
 import { SERVICES } from '../data/services'
 import type { LeadFilter, LeadKind, LeadRow } from '../db/desk'
 import { LEAD_KINDS } from '../db/desk'
 import type { personalRows } from '../db/personal-data'
 import { filterQuery, STATUSES } from '../desk/filter'
+import { formatDateTime } from '../i18n/format'
 import { usePage } from '../render/context'
 
 /** The agency's desk: the leads inbox and one person's history (staff only, desk/guard.ts). */
 
-const when = (lang: Lang, iso: string) =>
-  new Intl.DateTimeFormat(lang, {
-    dateStyle: 'medium',
-    timeStyle: 'short',
-    timeZone: 'UTC',
-  }).format(new Date(iso))
+const when = formatDateTime
 
 /** The desk's sections, in its navigation's order. */
 const DESK_SECTIONS = [
