@@ -5,11 +5,16 @@
 //     Node (same V8 as workerd) with V8's helper threads off (--single-threaded), so that
 //     process.cpuUsage() counts the one thread a Worker's CPU limit counts, GC included.
 //  3. The same renders in workerd itself (Miniflare), as wall time less a request's overhead.
+//  4. The desk (/desk, staff with a second factor): its inbox over 100,000 seeded leads, server
+//     CPU in Node and wall time in workerd as in 2 and 3 (the D1 queries included), and the
+//     compressed JavaScript its page loads in Chromium.
 // Flags: --no-build (use dist/ as it is), --runs N (render samples per page, default 40),
-// --render-only (2 alone, run it with node --single-threaded), --workerd-only (3 alone).
+// --render-only (2 alone, run it with node --single-threaded), --workerd-only (3 alone),
+// --desk-only (4 alone).
 import { register } from 'node:module'
 import { execFileSync } from 'node:child_process'
-import { CHROMIUM_ARGS, CHROMIUM_PATH, startServer } from './lib/server.mjs'
+import { generateKeyPairSync } from 'node:crypto'
+import { CHROMIUM_ARGS, CHROMIUM_PATH, freePort, migrate, startServer } from './lib/server.mjs'
 import { readFileSync } from 'node:fs'
 import { brotliCompressSync, gzipSync, constants } from 'node:zlib'
 import { chromium } from 'playwright-core'
@@ -140,9 +145,442 @@ async function benchWorkerd() {
   await mf.dispose()
 }
 
+// ---- 4. the desk ------------------------------------------------------------------------------
+const DESK_STATE = '.wrangler/bench-desk-state'
+const DESK_LEADS = 100_000
+const DB_ID = readFileSync(new URL('../wrangler.toml', import.meta.url), 'utf8').match(
+  /^database_id = "(.*)"$/m,
+)[1]
+/** The D1 of DESK_STATE, as `wrangler dev --persist-to` keeps it, for Miniflare. */
+const deskD1 = { d1Databases: { DB: DB_ID }, d1Persist: `${DESK_STATE}/v3/d1` }
+
+/** A small seeded generator, so that every run seeds the same leads. */
+function random(seed) {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+const FIRST = [
+  'olivia',
+  'liam',
+  'amira',
+  'noah',
+  'sofia',
+  'omar',
+  'chloe',
+  'lucas',
+  'layla',
+  'mateo',
+]
+const LAST = ['smith', 'garcia', 'haddad', 'muller', 'dubois', 'silva', 'khan', 'rossi', 'nakamura']
+const DOMAINS = ['gmail.com', 'outlook.com', 'shop-example.co.uk', 'brand.example', 'yahoo.fr']
+const DESK_LANGS = ['en', 'en', 'en', 'ar', 'ar', 'es', 'fr', 'de', 'pt']
+const DESK_SERVICES = ['amazon', 'shopify', 'etsy', 'social-media-marketing', 'web-development']
+const GUIDES = ['invisible-business-mistakes', 'social-media-growth-kit', 'conversion-masterclass']
+const SIGNUP_FORMS = ['welcome_popup', 'guide', 'newsletter']
+const SUB_STATUSES = ['pending', 'confirmed', 'confirmed', 'confirmed', 'unsubscribed']
+const person = (n) => {
+  const first = FIRST[n % FIRST.length]
+  const last = LAST[Math.floor(n / FIRST.length) % LAST.length]
+  return {
+    name: `${first[0].toUpperCase()}${first.slice(1)} ${last}`,
+    local: `${first}.${last}${n}`,
+  }
+}
+/** What the inbox is searched for: part of one seeded lead's address, which no other has. */
+const DESK_Q = person(41_234).local.split('.')[1]
+
+/**
+ * 100,000 leads, 40% subscribers, 35% guide requests, 25% contact messages, over the last
+ * year, with marks (handled, some with a note) on some of each; multi-row INSERTs of 90 KB.
+ */
+async function seedLeads(db) {
+  const rnd = random(42)
+  const pick = (xs) => xs[Math.floor(rnd() * xs.length)]
+  const q = (s) => `'${String(s).replaceAll("'", "''")}'`
+  const now = Date.now()
+  const rows = { subscribers: [], guide_requests: [], contact_messages: [] }
+  for (let n = 0; n < DESK_LEADS; n++) {
+    const { name, local } = person(n)
+    const email = q(`${local}@${pick(DOMAINS)}`)
+    const at = q(new Date(now - Math.floor(rnd() * 365 * 86_400_000)).toISOString())
+    const lang = q(pick(DESK_LANGS))
+    const r = rnd()
+    if (r < 0.4)
+      rows.subscribers.push(
+        `(${email}, ${q(name)}, ${q(pick(SIGNUP_FORMS))}, ${lang}, 'v1', ${q(pick(SUB_STATUSES))}, ${at})`,
+      )
+    else if (r < 0.75)
+      rows.guide_requests.push(`(${email}, ${q(name)}, ${q(pick(GUIDES))}, ${lang}, ${at})`)
+    else
+      rows.contact_messages.push(
+        `(${q(name)}, ${email}, ${q(pick(DESK_SERVICES))}, ${q(`Hello, I sell on ${pick(DESK_SERVICES)} and would like help with growth. `.repeat(1 + (n % 4)))}, ${lang}, ${at})`,
+      )
+  }
+  const columns = {
+    subscribers: '(email, name, signup_form, language, consent_version, status, created_at)',
+    guide_requests: '(email, name, guide, language, created_at)',
+    contact_messages: '(name, email, service, message, language, created_at)',
+  }
+  // D1 takes statements of up to 100 KB
+  const statements = []
+  for (const [table, values] of Object.entries(rows)) {
+    let chunk = []
+    let size = 0
+    const flush = () => {
+      statements.push(
+        db.prepare(`INSERT INTO ${table} ${columns[table]} VALUES ${chunk.join(',')}`),
+      )
+      chunk = []
+      size = 0
+    }
+    for (const value of values) {
+      if (size + value.length > 90_000) flush()
+      chunk.push(value)
+      size += value.length + 1
+    }
+    if (chunk.length) flush()
+  }
+  for (const [kind, table, every] of [
+    ['subscriber', 'subscribers', 20],
+    ['guide', 'guide_requests', 8],
+    ['contact', 'contact_messages', 3],
+  ])
+    statements.push(
+      db.prepare(
+        `INSERT INTO lead_marks (kind, lead_id, handled_at, handled_by, note, updated_at)
+         SELECT '${kind}', id, created_at, 'bench@growthagency.example',
+           CASE WHEN id % 2 = 0 THEN 'Called back, sent the proposal' END, created_at
+         FROM ${table} WHERE id % ${every} = 0`,
+      ),
+    )
+  for (let i = 0; i < statements.length; i += 20) await db.batch(statements.slice(i, i + 20))
+  const count = await db
+    .prepare(
+      'SELECT (SELECT COUNT(*) FROM subscribers) + (SELECT COUNT(*) FROM guide_requests) + (SELECT COUNT(*) FROM contact_messages) AS n, (SELECT COUNT(*) FROM lead_marks) AS marks',
+    )
+    .first()
+  return count
+}
+
+/**
+ * A staff member with a second factor, through the built-in auth service as a person would:
+ * sign up, be made staff in D1 (as `npm run staff -- add` does), sign in, enrol an
+ * authenticator app and answer its code: the session is aal2. Answers the desk's cookies.
+ * `mf` runs the built worker; `base` is the origin the tokens are issued for.
+ */
+async function staffCookie(mf, base) {
+  const { createClient } = await import('@supabase/supabase-js')
+  const { TOTP } = await import('otpauth')
+  const supabase = createClient(base, 'anon-key', {
+    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+    // never used, and Node 20 has no WebSocket of its own for the default
+    realtime: { transport: class NoWebSocket {} },
+    global: { fetch: (input, init) => mf.dispatchFetch(input.url ?? String(input), init) },
+  })
+  const email = `bench-${crypto.randomUUID().slice(0, 8)}@growthagency.example`
+  const password = 'bench staff password 1'
+  const fail = (step, error) => {
+    throw new Error(`desk staff account: ${step}: ${error?.message ?? error}`)
+  }
+  const signedUp = await supabase.auth.signUp({ email, password })
+  if (signedUp.error) fail('sign-up', signedUp.error)
+  const db = await mf.getD1Database('DB')
+  await db
+    .prepare(
+      "UPDATE auth_users SET app_metadata = json_set(app_metadata, '$.role', 'agency') WHERE email = ?",
+    )
+    .bind(email)
+    .run()
+  const signedIn = await supabase.auth.signInWithPassword({ email, password })
+  if (signedIn.error) fail('sign-in', signedIn.error)
+  const enrolled = await supabase.auth.mfa.enroll({ factorType: 'totp', friendlyName: 'Bench' })
+  if (enrolled.error) fail('enrol', enrolled.error)
+  const { id, totp } = enrolled.data
+  const code = new TOTP({
+    secret: totp.secret,
+    algorithm: 'SHA1',
+    digits: 6,
+    period: 30,
+  }).generate()
+  const verified = await supabase.auth.mfa.challengeAndVerify({ factorId: id, code })
+  if (verified.error) fail('second factor', verified.error)
+  const { session } = (await supabase.auth.getSession()).data
+  return `sb-access-token=${session.access_token}; sb-refresh-token=${session.refresh_token}`
+}
+
+/** The next page's cursor in an inbox page's HTML, or null on the last page. */
+const nextCursor = (html) => {
+  const link = html.match(/href="\/desk\?([^"]*after=[^"]*)"/)
+  return link ? new URLSearchParams(link[1].replaceAll('&amp;', '&')).get('after') : null
+}
+
+/** Seeds, signs in, measures the page's bytes in Chromium; then the server, in 4b and 4c. */
+async function benchDesk() {
+  const { rmSync } = await import('node:fs')
+  rmSync(DESK_STATE, { recursive: true, force: true })
+  const seedStart = performance.now()
+  migrate(DESK_STATE)
+  // the wrangler dev of the page's bytes serves on this port: tokens name its origin
+  const port = await freePort()
+  const base = `http://127.0.0.1:${port}`
+  // production refuses the generated key the auth service keeps in a local D1: one of its own
+  const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' })
+  const keys = {
+    AUTH_SIGNING_KEY: JSON.stringify({
+      ...privateKey.export({ format: 'jwk' }),
+      kid: 'bench',
+      alg: 'ES256',
+    }),
+  }
+  const mf = await deskWorkerd({ ...keys, AUTH_AUTOCONFIRM: 'true' })
+  const seeded = await seedLeads(await mf.getD1Database('DB'))
+  const cookie = await staffCookie(mf, base)
+  await mf.dispose()
+  console.log(
+    `\nDesk: ${seeded.n} leads and ${seeded.marks} marks seeded, and a staff member signed in with a second factor, in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`,
+  )
+
+  const { stop } = await startServer({ persistTo: DESK_STATE, port, vars: keys })
+  let deep, js
+  try {
+    // a page six pages in, by the inbox's own "next" links
+    let after = null
+    for (let i = 0; i < 5; i++) {
+      const res = await fetch(`${base}/desk${after ? `?after=${encodeURIComponent(after)}` : ''}`, {
+        headers: { Cookie: cookie },
+      })
+      if (res.status !== 200) throw new Error(`desk: GET /desk answered ${res.status}`)
+      after = nextCursor(await res.text())
+    }
+    deep = `/desk?after=${encodeURIComponent(after)}`
+    js = await deskBytes(base, cookie)
+  } finally {
+    stop()
+  }
+  // workerd of wrangler dev lets go of the D1 before Miniflare opens it
+  await new Promise((r) => setTimeout(r, 1000))
+  const paths = [
+    ['first page', '/desk'],
+    ['contact, open', '/desk?kind=contact&status=open'],
+    [`q=${DESK_Q}`, `/desk?q=${DESK_Q}`],
+    ['page 6 (?after=)', deep],
+  ]
+  const job = JSON.stringify({ base, cookie, paths, keys })
+  execFileSync(
+    process.execPath,
+    [
+      '--single-threaded',
+      new URL(import.meta.url).pathname,
+      '--desk-render-only',
+      '--runs',
+      String(runs),
+    ],
+    { stdio: 'inherit', env: { ...process.env, BENCH_DESK: job } },
+  )
+  await benchDeskWorkerd({ base, cookie, paths, keys })
+  return js
+}
+
+/** Every script, stylesheet and the document the inbox loads, raw / gzip / brotli. */
+async function deskBytes(base, cookie) {
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS })
+  const context = await browser.newContext({ viewport: { width: 1366, height: 900 } })
+  const [access, refresh] = cookie.split('; ').map((c) => c.split('='))
+  await context.addCookies([access, refresh].map(([name, value]) => ({ name, value, url: base })))
+  const page = await context.newPage()
+  const bodies = []
+  page.on('response', async (res) => {
+    const type = res.request().resourceType()
+    if (['script', 'stylesheet', 'document'].includes(type)) bodies.push({ type, body: res.body() })
+  })
+  const res = await page.goto(base + '/desk', { waitUntil: 'networkidle' })
+  if (res.status() !== 200) throw new Error(`desk: Chromium got ${res.status()} for /desk`)
+  await page.waitForTimeout(500)
+  await browser.close()
+  const sum = { script: [0, 0, 0], stylesheet: [0, 0, 0], document: [0, 0, 0] }
+  for (const { type, body } of bodies) {
+    const b = await body
+    sum[type][0] += b.length
+    sum[type][1] += gzip(b)
+    sum[type][2] += brotli(b)
+  }
+  console.log('\nDesk inbox (/desk) transfer at load, desktop (raw / gzip / brotli):')
+  for (const [type, name] of [
+    ['script', 'JS  '],
+    ['stylesheet', 'CSS '],
+    ['document', 'HTML'],
+  ])
+    console.log(
+      `  ${name} ${kb(sum[type][0]).padStart(9)} / ${kb(sum[type][1]).padStart(8)} / ${kb(sum[type][2]).padStart(8)}`,
+    )
+  const scripts = sum.script[1]
+  console.log(
+    `  budget: JS ${kb(scripts)} gzip of ${kb(BUDGET.js)} ${scripts < BUDGET.js ? 'OK' : 'OVER'}`,
+  )
+  return sum.script
+}
+
+/** `runs` samples of each desk page in en and in ar (after ten of warm-up); worst p95. */
+async function sampleDesk(paths, measure) {
+  let worst = 0
+  for (const [label, path] of paths) {
+    const samples = []
+    for (const lang of ['en', 'ar']) {
+      for (let i = 0; i < 10; i++) await measure(path, lang)
+      for (let i = 0; i < runs; i++) samples.push(await measure(path, lang))
+    }
+    console.log(row(label, samples))
+    worst = Math.max(worst, pct(samples, 0.95))
+  }
+  const ok = worst < BUDGET.cpuMs ? 'OK' : 'OVER'
+  return `worst p95 ${worst.toFixed(2)} ms of ${BUDGET.cpuMs} ms ${ok}`
+}
+
+const withLang = (path, lang) => `${path}${path.includes('?') ? '&' : '?'}lang=${lang}`
+
+/**
+ * 4b. CPU of the desk in this single-threaded Node process, as in 2, with the seeded D1 through
+ * Miniflare: the queries run in workerd's process, so what counts here is the render, the
+ * guard's token checks and the D1 client, shown apart: Miniflare's proxy, far dearer than a
+ * Worker's binding (prepare() and bind() are each a synchronous round trip from a thread).
+ */
+async function benchDeskRender() {
+  register('./lib/workers-modules.mjs', import.meta.url)
+  const { Miniflare } = await import('miniflare')
+  const { base, cookie, paths, keys } = JSON.parse(process.env.BENCH_DESK)
+  const { default: worker } = await import(
+    new URL('../dist/growth_agency/index.js', import.meta.url)
+  )
+  const mf = new Miniflare({
+    modules: true,
+    script: 'export default { fetch: () => new Response() }',
+    ...deskD1,
+  })
+  const d1 = await mf.getD1Database('DB')
+  let inD1 = 0
+  const timed =
+    (call) =>
+    async (...a) => {
+      const start = process.cpuUsage()
+      try {
+        return await call(...a)
+      } finally {
+        const d = process.cpuUsage(start)
+        inD1 += (d.user + d.system) / 1000
+      }
+    }
+  // Miniflare's proxy answers prepare() and bind() synchronously, from a thread of its own in
+  // this process (its CPU counts in process.cpuUsage too)
+  const timedSync = (call) => {
+    const start = process.cpuUsage()
+    try {
+      return call()
+    } finally {
+      const d = process.cpuUsage(start)
+      inD1 += (d.user + d.system) / 1000
+    }
+  }
+  const RAW = Symbol('statement')
+  const statement = (s) => ({
+    [RAW]: s,
+    bind: (...a) => statement(timedSync(() => s.bind(...a))),
+    first: timed((...a) => s.first(...a)),
+    all: timed(() => s.all()),
+    run: timed(() => s.run()),
+    raw: timed((...a) => s.raw(...a)),
+  })
+  const DB = {
+    prepare: (sql) => statement(timedSync(() => d1.prepare(sql))),
+    batch: timed((list) => d1.batch(list.map((s) => s[RAW]))),
+  }
+  const ctx = { waitUntil() {}, passThroughOnException() {} }
+  const lessD1 = []
+  const render = async (path, lang) => {
+    inD1 = 0
+    const start = process.cpuUsage()
+    const res = await worker.fetch(
+      new Request(base + withLang(path, lang), { headers: { Cookie: cookie } }),
+      { ...env, ...keys, DB },
+      ctx,
+    )
+    const html = await res.text()
+    const d = process.cpuUsage(start)
+    if (res.status !== 200 || !html.includes('/desk/leads/'))
+      throw new Error(`desk: ${path} answered ${res.status} without leads`)
+    const cpu = (d.user + d.system) / 1000
+    lessD1.push(cpu - inD1)
+    return cpu
+  }
+  console.log(
+    `\nDesk server CPU in Node, ms (${runs} in en and ${runs} in ar, after warm-up; ${DESK_LEADS.toLocaleString('en')} leads):`,
+  )
+  console.log(header)
+  const verdictLine = await sampleDesk(paths, render)
+  // the same samples less the D1 client's share: the guard, building the queries, the render
+  console.log('  the same less the D1 client (its CPU in Node; SQLite itself runs in workerd):')
+  for (const [label] of paths) {
+    // each page's calls: 10 of warm-up and `runs` samples in en, then the same in ar
+    const calls = lessD1.splice(0, 2 * (runs + 10))
+    console.log(row(label, [...calls.slice(10, 10 + runs), ...calls.slice(runs + 20)]))
+  }
+  console.log(`  budget: ${verdictLine}`)
+  await mf.dispose()
+}
+
+/** The built worker in workerd on the desk's D1, with `extra` vars. */
+async function deskWorkerd(extra = {}) {
+  const { Miniflare } = await import('miniflare')
+  const built = JSON.parse(
+    readFileSync(new URL('../dist/growth_agency/wrangler.json', import.meta.url), 'utf8'),
+  )
+  return new Miniflare({
+    modules: [{ type: 'ESModule', path: 'dist/growth_agency/index.js' }],
+    compatibilityDate: built.compatibility_date,
+    compatibilityFlags: built.compatibility_flags ?? [],
+    bindings: { ...env, ...extra },
+    ...deskD1,
+  })
+}
+
+/**
+ * 4c. The desk in workerd, as in 3: wall time less that of a request without a render, so it
+ * holds the guard, the D1 queries (SQLite in the same process, as D1's own time would be) and
+ * the render.
+ */
+async function benchDeskWorkerd({ base, cookie, paths, keys }) {
+  const mf = await deskWorkerd(keys)
+  const wall = async (path, lang) => {
+    const start = performance.now()
+    const res = await mf.dispatchFetch(base + withLang(path, lang), {
+      redirect: 'manual',
+      headers: { Cookie: cookie },
+    })
+    await res.arrayBuffer()
+    return performance.now() - start
+  }
+  console.log(
+    `\nDesk in workerd, ms of wall time less that of a request without a render, D1 queries included (${runs} in en and ${runs} in ar):`,
+  )
+  console.log(header)
+  const verdictLine = await sampleDesk(paths, async (path, lang) => {
+    const overhead = await wall('/about/', lang)
+    return (await wall(path, lang)) - overhead
+  })
+  console.log(`  budget: ${verdictLine}`)
+  await mf.dispose()
+}
+
 // ---- main ------------------------------------------------------------------------------------
 if (args.includes('--render-only')) {
   await benchRender()
+  process.exit(0)
+}
+if (args.includes('--desk-render-only')) {
+  await benchDeskRender()
   process.exit(0)
 }
 if (args.includes('--workerd-only')) {
@@ -158,6 +596,11 @@ const kb = (n) => (n / 1024).toFixed(1) + ' KB'
 const gzip = (b) => gzipSync(b, { level: 9 }).length
 const brotli = (b) =>
   brotliCompressSync(b, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length
+
+if (args.includes('--desk-only')) {
+  await benchDesk()
+  process.exit(0)
+}
 
 // ---- 1. bytes of the home page ---------------------------------------------------------------
 const { baseURL: base, stop } = await startServer({ persistTo: '.wrangler/bench-state' })
@@ -225,3 +668,4 @@ execFileSync(
   { stdio: 'inherit' },
 )
 await benchWorkerd()
+await benchDesk()

@@ -4,10 +4,12 @@ export function wranglerDev(options: {
   persistTo: string
   vars?: Record<string, string | number>
 }): string[]
+export function migrate(persistTo: string): void
 export function startServer(options: {
   persistTo: string
   vars?: Record<string, string>
   background?: boolean
+  port?: number
 }): Promise<{ baseURL: string; stop: () => void }>
 export const CHROMIUM_ARGS: string[]
 export const CHROMIUM_PATH: string

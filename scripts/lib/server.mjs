@@ -30,12 +30,8 @@ export function wranglerDev({ port, persistTo, vars = {} }) {
   ]
 }
 
-/**
- * Migrates the D1 in `persistTo`, starts wrangler dev on the build, resolves once it answers.
- * `background`: the server runs at the lowest CPU priority, so that on a small machine it does
- * not take turns with the browser being measured (in production it is not on the phone).
- */
-export async function startServer({ persistTo, vars = {}, background = false }) {
+/** Applies the migrations to the local D1 in `persistTo`. */
+export function migrate(persistTo) {
   execFileSync(
     'npx',
     [
@@ -52,7 +48,17 @@ export async function startServer({ persistTo, vars = {}, background = false }) 
     ],
     { stdio: ['ignore', 'ignore', 'inherit'] },
   )
-  const port = await freePort()
+}
+
+/**
+ * Migrates the D1 in `persistTo`, starts wrangler dev on the build (on `port`, or a free one),
+ * resolves once it answers.
+ * `background`: the server runs at the lowest CPU priority, so that on a small machine it does
+ * not take turns with the browser being measured (in production it is not on the phone).
+ */
+export async function startServer({ persistTo, vars = {}, background = false, port }) {
+  migrate(persistTo)
+  port ??= await freePort()
   const command = [
     ...(background ? ['nice', '-n', '19'] : []),
     ...wranglerDev({ port, persistTo, vars }),
