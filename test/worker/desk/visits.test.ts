@@ -1,31 +1,14 @@
-import { env, SELF } from 'cloudflare:test'
+import { env } from 'cloudflare:test'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import en from '../../../locales/en.json'
 import { visitReport } from '../../../worker/analytics/report'
-import { client, codeFor, SITE, unique } from '../auth/helpers'
+import { get, person } from './helpers'
 
 // /desk/visits: the visit report as server-drawn charts, each with a hidden table of its figures.
 
 const DAY = 86_400_000
 
-async function staffCookie() {
-  const supabase = client()
-  const email = unique('visits')
-  expect((await supabase.auth.signUp({ email, password: 'correct horse 1' })).error).toBeNull()
-  await env.DB.prepare(`UPDATE auth_users SET app_metadata = '{"role":"agency"}' WHERE email = ?`)
-    .bind(email)
-    .run()
-  await supabase.auth.signInWithPassword({ email, password: 'correct horse 1' })
-  const enrolled = await supabase.auth.mfa.enroll({ factorType: 'totp', friendlyName: 'Phone' })
-  const { id, totp } = enrolled.data as { id: string; totp: { secret: string } }
-  const verified = await supabase.auth.mfa.challengeAndVerify({
-    factorId: id,
-    code: codeFor(totp.secret),
-  })
-  expect(verified.error).toBeNull()
-  const session = (await supabase.auth.getSession()).data.session!
-  return `sb-access-token=${session.access_token}; sb-refresh-token=${session.refresh_token}`
-}
+const staffCookie = async () => (await person({ staff: true, secondFactor: true })).cookie
 
 type Seed = {
   event?: string
@@ -111,9 +94,6 @@ function tableOf(html: string, caption: string) {
     [...row[1].matchAll(/<t[hd][^>]*>(.*?)<\/t[hd]>/g)].map((cell) => cell[1]),
   )
 }
-
-const get = (path: string, cookie?: string) =>
-  SELF.fetch(SITE + path, { headers: cookie ? { Cookie: cookie } : {}, redirect: 'manual' })
 
 describe('/desk/visits', { timeout: 60_000 }, () => {
   it('draws every chart from the dev mirror, with tables of the same figures', async () => {
