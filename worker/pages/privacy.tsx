@@ -90,12 +90,13 @@ export function DataRequestPage({ error, email }: { error?: string; email?: stri
   )
 }
 
-const noStore = (c: Context<AppEnv>) => c.header('Cache-Control', 'no-store')
-
-/** A link page: its title in the tab, and nothing cached (it holds a token). */
-function linkPage(c: Context<AppEnv>, title: string, text: string, page: React.JSX.Element) {
-  noStore(c)
-  return c.render(page, { title: `${title} | ${c.var.t('meta.title_suffix')}`, description: text })
+/** An e-mailed link's page: what its button will do; nothing cached (it holds a token). */
+function actionPage(c: Context<AppEnv>, page: Parameters<typeof LinkActionPage>[0]) {
+  c.header('Cache-Control', 'no-store')
+  return c.render(<LinkActionPage {...page} />, {
+    title: `${page.title} | ${c.var.t('meta.title_suffix')}`,
+    description: page.text,
+  })
 }
 
 /** /subscribe/confirm?token=: the button that confirms, once the link is known to work. */
@@ -106,19 +107,13 @@ export async function serveConfirmPage(c: Context<AppEnv>) {
   if (!(await isOpenNonce(c.env.DB, link.claims.n)))
     return renderOutcome(c, confirmationOutcome(c, 'used'))
   const { t } = c.var
-  const [title, text] = [t('subscription.confirm_title'), t('subscription.confirm_text')]
-  return linkPage(
-    c,
-    title,
-    text,
-    <LinkActionPage
-      title={title}
-      text={text}
-      action="/subscribe/confirm"
-      token={token}
-      button={t('subscription.confirm_button')}
-    />,
-  )
+  return actionPage(c, {
+    title: t('subscription.confirm_title'),
+    text: t('subscription.confirm_text'),
+    action: '/subscribe/confirm',
+    token,
+    button: t('subscription.confirm_button'),
+  })
 }
 
 /** /unsubscribe?token=: one button (RFC 8058 clients post to the same address themselves). */
@@ -127,19 +122,13 @@ export async function serveUnsubscribePage(c: Context<AppEnv>) {
   const link = await openLink(c.env, token, 'unsubscribe')
   if (!link.ok) return renderOutcome(c, unsubscribeOutcome(c, link.reason))
   const { t } = c.var
-  const [title, text] = [t('subscription.unsubscribe_title'), t('subscription.unsubscribe_text')]
-  return linkPage(
-    c,
-    title,
-    text,
-    <LinkActionPage
-      title={title}
-      text={text}
-      action="/unsubscribe"
-      token={token}
-      button={t('subscription.unsubscribe_button')}
-    />,
-  )
+  return actionPage(c, {
+    title: t('subscription.unsubscribe_title'),
+    text: t('subscription.unsubscribe_text'),
+    action: '/unsubscribe',
+    token,
+    button: t('subscription.unsubscribe_button'),
+  })
 }
 
 /** /privacy/data?token=: what the request's link will do, for which address. */
@@ -153,23 +142,16 @@ export async function serveDataLinkPage(c: Context<AppEnv>) {
       linkProblem(c, link.reason, t('privacy_request.expired_text'), askAgain(c)),
     )
   const { a: action, e: email } = link.claims
-  const title = t(`privacy_request.${action}_title`)
-  const text = t(`privacy_request.${action}_text`, { email })
-  return linkPage(
-    c,
-    title,
-    text,
-    <LinkActionPage
-      title={title}
-      text={text}
-      action="/privacy/data"
-      token={token}
-      button={t(
-        action === 'export' ? 'privacy_request.download_button' : 'privacy_request.erase_button',
-      )}
-      danger={action === 'erase'}
-    />,
-  )
+  return actionPage(c, {
+    title: t(`privacy_request.${action}_title`),
+    text: t(`privacy_request.${action}_text`, { email }),
+    action: '/privacy/data',
+    token,
+    button: t(
+      action === 'export' ? 'privacy_request.download_button' : 'privacy_request.erase_button',
+    ),
+    danger: action === 'erase',
+  })
 }
 
 /** /privacy/request: the form; `?error=email` after an address that was not one. */
