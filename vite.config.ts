@@ -21,6 +21,8 @@ interface ManifestChunk {
 export function clientAssets(): Plugin {
   const id = 'virtual:client-assets'
   let serve = true
+  // a new id for every build (and dev server): cached pages of another build never match
+  const build = Date.now().toString(36) + Math.random().toString(36).slice(2, 8)
   return {
     name: 'client-assets',
     configResolved(config) {
@@ -32,7 +34,7 @@ export function clientAssets(): Plugin {
     load(resolved) {
       if (resolved !== '\0' + id) return
       if (serve) {
-        return `export default ${JSON.stringify({ scripts: ['/@vite/client', '/' + CLIENT_ENTRY], styles: [], fonts: [] })}`
+        return `export default ${JSON.stringify({ scripts: ['/@vite/client', '/' + CLIENT_ENTRY], styles: [], fonts: [], build })}`
       }
       const manifest: Record<string, ManifestChunk> = JSON.parse(
         readFileSync(resolve('dist/client/.vite/manifest.json'), 'utf8'),
@@ -45,6 +47,7 @@ export function clientAssets(): Plugin {
         scripts: ['/' + entry.file],
         styles: (entry.css ?? []).map((f) => '/' + f),
         fonts,
+        build,
       })}`
     },
   }

@@ -33,6 +33,8 @@ export interface AppEnv {
   Variables: {
     lang: Lang
     t: Translator
+    /** How the language was chosen: the page's language suggestion reads it. */
+    langSource: 'query' | 'cookie' | 'negotiated'
     config: SiteConfig
     secureHeadersNonce?: string
     /** The signed-in visitor, from a verified access token (worker/auth/session.ts). */

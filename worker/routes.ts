@@ -23,6 +23,11 @@ export interface PageRoute {
    * or see to their data): no splash and no welcome popup over it.
    */
   quiet?: boolean
+  /**
+   * The same HTML for every anonymous visitor of a language: the edge keeps it
+   * (render/edge-cache.ts). `query` names the parameters that change the page.
+   */
+  cache?: { query?: readonly string[] }
   /** Only for a signed-in visitor: others are sent to sign in first. */
   signedIn?: boolean
   /** Where the page is linked from, with its label key and position in each list. */
@@ -32,6 +37,7 @@ export interface PageRoute {
 export const PAGE_ROUTES = [
   {
     path: '/',
+    cache: {},
     titleKey: 'meta.home_title',
     descriptionKey: 'meta.home_description',
     indexable: true,
@@ -39,6 +45,7 @@ export const PAGE_ROUTES = [
   },
   {
     path: '/about',
+    cache: {},
     titleKey: 'about.title',
     descriptionKey: 'about.meta_description',
     indexable: true,
@@ -46,6 +53,7 @@ export const PAGE_ROUTES = [
   },
   {
     path: '/services',
+    cache: {},
     titleKey: 'services.title',
     descriptionKey: 'services.meta_description',
     indexable: true,
@@ -53,11 +61,13 @@ export const PAGE_ROUTES = [
   },
   {
     path: '/services/:slug',
+    cache: {},
     indexable: true,
     paths: () => SERVICES.map((s) => `/services/${s.slug}`),
   },
   {
     path: '/portfolio',
+    cache: {},
     titleKey: 'portfolio.title',
     descriptionKey: 'portfolio.meta_description',
     indexable: true,
@@ -65,6 +75,7 @@ export const PAGE_ROUTES = [
   },
   {
     path: '/pricing',
+    cache: {},
     titleKey: 'pricing.title',
     descriptionKey: 'pricing.meta_description',
     indexable: true,
@@ -72,6 +83,7 @@ export const PAGE_ROUTES = [
   },
   {
     path: '/blog',
+    cache: { query: ['category'] },
     titleKey: 'blog.title',
     descriptionKey: 'blog.meta_description',
     indexable: true,
@@ -79,11 +91,13 @@ export const PAGE_ROUTES = [
   },
   {
     path: '/blog/:slug',
+    cache: {},
     indexable: true,
     paths: () => POSTS.map((p) => `/blog/${p.slug}`),
   },
   {
     path: '/faq',
+    cache: {},
     titleKey: 'faq.title',
     descriptionKey: 'faq.meta_description',
     indexable: true,
@@ -91,6 +105,7 @@ export const PAGE_ROUTES = [
   },
   {
     path: '/contact',
+    cache: {},
     titleKey: 'contact.title',
     descriptionKey: 'contact.meta_description',
     indexable: true,
@@ -131,6 +146,7 @@ export const PAGE_ROUTES = [
   },
   {
     path: '/privacy-policy',
+    cache: {},
     titleKey: 'legal.privacy.title',
     descriptionKey: 'legal.privacy.description',
     indexable: true,
@@ -138,6 +154,7 @@ export const PAGE_ROUTES = [
   },
   {
     path: '/terms-of-service',
+    cache: {},
     titleKey: 'legal.terms.title',
     descriptionKey: 'legal.terms.description',
     indexable: true,
@@ -145,6 +162,7 @@ export const PAGE_ROUTES = [
   },
   {
     path: '/refund-policy',
+    cache: {},
     titleKey: 'legal.refund.title',
     descriptionKey: 'legal.refund.description',
     indexable: true,

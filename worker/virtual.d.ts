@@ -6,6 +6,8 @@ declare module 'virtual:client-assets' {
     styles: string[]
     /** Font files worth preloading (the Latin text face). */
     fonts: string[]
+    /** This build's id: the edge cache's entries carry it (worker/render/edge-cache.ts). */
+    build: string
   }
   export default assets
 }

@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono'
-import { setCookie } from 'hono/cookie'
+import { getCookie, setCookie } from 'hono/cookie'
 import { languageDetector } from 'hono/language'
 import {
   DEFAULT_LANG,
@@ -40,6 +40,10 @@ export function i18n(): MiddlewareHandler<AppEnv> {
       // An explicit choice (the selector's links carry ?lang=) is remembered for later pages.
       const query = c.req.query('lang')
       if (isLang(query)) setCookie(c, LANG_STORAGE_KEY, query, httpOnlyCookie(c, '/', ONE_YEAR))
+      c.set(
+        'langSource',
+        isLang(query) ? 'query' : isLang(getCookie(c, LANG_STORAGE_KEY)) ? 'cookie' : 'negotiated',
+      )
       await next()
       c.header('Content-Language', lang)
       c.header('Vary', 'Accept-Language, Cookie', { append: true })

@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from 'hono'
 import { record } from '../analytics/record'
 import type { AppEnv } from '../env'
+import { isRefresh } from '../render/edge-cache'
 
 /**
  * One data point per rendered page, written once the streamed HTML has been sent, so it never
@@ -10,7 +11,8 @@ export function pageViews(): MiddlewareHandler<AppEnv> {
   return async function pageViews(c, next) {
     const started = Date.now()
     await next()
-    if (c.req.method !== 'GET' || !c.res.body) return
+    // the edge re-rendering a stale page is not a visit (render/edge-cache.ts)
+    if (c.req.method !== 'GET' || !c.res.body || isRefresh(c)) return
     if (!(c.res.headers.get('Content-Type') ?? '').startsWith('text/html')) return
     const status = c.res.status
     const path = status === 404 ? '(not found)' : c.req.path

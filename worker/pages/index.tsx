@@ -6,7 +6,8 @@ import type { AppEnv } from '../env'
 import { blogPosting, breadcrumbs, faqPage, service, website, type PageImage } from '../seo'
 import { accountFactors, enrolment, pendingMfa } from '../auth/mfa'
 import { signedInOnly } from '../auth/session'
-import { PAGE_ROUTES, routeOf, type PagePath } from '../routes'
+import { PAGE_ROUTES, routeOf, type PagePath, type PageRoute } from '../routes'
+import { edgeCache } from '../render/edge-cache'
 import { AboutPage } from './about'
 import { AccountPage } from './account'
 import { AuthPage, ConfirmPage, ResetPage } from './auth'
@@ -265,6 +266,8 @@ for (const route of PAGE_ROUTES) {
   }
   // guards belong to the routes that need them, never to a shared prefix
   if ('signedIn' in route && route.signedIn) pages.get(route.path, signedInOnly, listed)
+  else if ('cache' in route)
+    pages.get(route.path, edgeCache((route.cache as PageRoute['cache'])?.query), listed)
   else pages.get(route.path, listed)
 }
 

@@ -2,8 +2,9 @@ import { reactRenderer } from '@hono/react-renderer'
 import type { Context, MiddlewareHandler } from 'hono'
 import { deleteCookie, getCookie } from 'hono/cookie'
 import clientAssets from 'virtual:client-assets'
-import { dirOf, isLang, LANG_STORAGE_KEY, LANGS } from '../../client/lib/languages'
+import { dirOf, LANGS } from '../../client/lib/languages'
 import { consentOf, type Consent } from './consent'
+import { RENDER_HEADER } from './edge-cache'
 import { ConsentBanner } from '../components/consent-banner'
 import { Footer } from '../components/footer'
 import { FLASH_COOKIE } from './flash'
@@ -47,8 +48,8 @@ function takeFlash(c: Context<AppEnv>): string | undefined {
 
 /** Streams every page inside the site's document: head, navigation, main, footer. */
 export function renderer(): MiddlewareHandler<AppEnv> {
-  return function renderer(c, next) {
-    return reactRenderer(
+  return async function renderer(c, next) {
+    await reactRenderer(
       ({ children, title, description, canonicalPath, bare, image, ogType, jsonLd, noindex }) => (
         <Document
           title={title}
@@ -62,13 +63,7 @@ export function renderer(): MiddlewareHandler<AppEnv> {
           quiet={c.var.quiet}
           consent={consentOf(c)}
           flash={takeFlash(c)}
-          langSource={
-            isLang(c.req.query('lang'))
-              ? 'query'
-              : isLang(getCookie(c, LANG_STORAGE_KEY))
-                ? 'cookie'
-                : 'negotiated'
-          }
+          langSource={c.var.langSource}
         >
           {children}
         </Document>
@@ -82,6 +77,12 @@ export function renderer(): MiddlewareHandler<AppEnv> {
         },
       },
     )(c, next)
+    // pages outside the edge cache say so too
+    if (
+      c.res.headers.get('Content-Type')?.startsWith('text/html') &&
+      !c.res.headers.has(RENDER_HEADER)
+    )
+      c.res.headers.set(RENDER_HEADER, 'bypass')
   }
 }
 

@@ -1,0 +1,247 @@
+import { createExecutionContext, env, SELF, waitOnExecutionContext } from 'cloudflare:test'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { SITE, unique } from './auth/helpers'
+import en from '../../locales/en.json'
+import app from '../../worker/index'
+import { FRESH_SECONDS, NONCE_PLACEHOLDER } from '../../worker/render/edge-cache'
+
+type Point = { indexes: string[]; blobs: string[] }
+
+/**
+ * Each test is a deploy of its own (a Worker version id), so the cache starts empty for it and
+ * entries of other tests never answer.
+ */
+function deploy(extra: Record<string, unknown> = {}) {
+  const points: Point[] = []
+  const deployEnv = {
+    ...env,
+    CF_VERSION_METADATA: { id: crypto.randomUUID(), tag: '', timestamp: '' },
+    ANALYTICS: { writeDataPoint: (p: Point) => points.push(p) },
+    ...extra,
+  }
+  async function get(path: string, headers: Record<string, string> = {}, init: RequestInit = {}) {
+    const ctx = createExecutionContext()
+    const res = await app.fetch(new Request(SITE + path, { headers, ...init }), deployEnv, ctx)
+    const body = await res.text()
+    await waitOnExecutionContext(ctx)
+    return { res, body, render: res.headers.get('x-render') }
+  }
+  return { get, points, env: deployEnv }
+}
+
+/** The nonce of the Content-Security-Policy header, and every nonce attribute of the page. */
+function nonces(res: Response, body: string) {
+  const header = /'nonce-([^']+)'/.exec(res.headers.get('Content-Security-Policy') ?? '')?.[1]
+  const inPage = [...body.matchAll(/<(script|style|link)\b[^>]*\snonce="([^"]*)"/g)].map(
+    (m) => m[2],
+  )
+  return { header, inPage }
+}
+
+afterEach(() => {
+  vi.useRealTimers()
+})
+
+describe('the edge cache of anonymous pages', () => {
+  it('serves the second anonymous request from the cache, with a nonce of its own in header and scripts', async () => {
+    const site = deploy()
+    const first = await site.get('/about')
+    const second = await site.get('/about')
+    expect(first.render).toBe('miss')
+    expect(second.render).toBe('hit')
+    expect(second.res.status).toBe(200)
+    expect(second.body).toContain(`<h1`)
+    expect(second.body).toContain(en.about.title)
+
+    const a = nonces(first.res, first.body)
+    const b = nonces(second.res, second.body)
+    expect(a.header).toBeTruthy()
+    expect(b.header).toBeTruthy()
+    expect(b.header).not.toBe(a.header)
+    // the inline and module scripts (JSON-LD, splash, React's bootstrap) all carry it
+    expect(b.inPage.length).toBeGreaterThanOrEqual(3)
+    expect(new Set(b.inPage)).toEqual(new Set([b.header]))
+    expect(new Set(a.inPage)).toEqual(new Set([a.header]))
+    expect(second.body).not.toContain(NONCE_PLACEHOLDER)
+    // every script tag of the page carries this response's nonce
+    for (const tag of second.body.match(/<script\b[^>]*>/g) ?? [])
+      expect(tag).toContain(`nonce="${b.header}"`)
+
+    // same page, same security headers as a render
+    for (const name of [
+      'Strict-Transport-Security',
+      'X-Content-Type-Options',
+      'Referrer-Policy',
+      'X-Frame-Options',
+    ])
+      expect(second.res.headers.get(name)).toBe(first.res.headers.get(name))
+    expect(second.res.headers.get('Content-Language')).toBe('en')
+    expect(second.res.headers.get('Vary')).toMatch(/Accept-Language/)
+    expect(second.res.headers.get('Vary')).toMatch(/Cookie/)
+  })
+
+  it('keys on the negotiated language: another language misses, the same one hits', async () => {
+    const site = deploy()
+    expect((await site.get('/pricing')).render).toBe('miss')
+    const german = await site.get('/pricing', { 'Accept-Language': 'de-DE,de;q=0.9' })
+    expect(german.render).toBe('miss')
+    expect(german.res.headers.get('Content-Language')).toBe('de')
+    expect(german.body).toContain('<html lang="de"')
+    const again = await site.get('/pricing', { 'Accept-Language': 'de' })
+    expect(again.render).toBe('hit')
+    expect(again.body).toContain('<html lang="de"')
+    // the language cookie picks the language too, and the page says how it was chosen
+    const cookie = await site.get('/pricing', { Cookie: 'preferred-language=ar' })
+    expect(cookie.render).toBe('miss')
+    expect(cookie.body).toContain('dir="rtl"')
+    expect(cookie.body).toContain('data-lang-source="cookie"')
+    const query = await site.get('/pricing?lang=ar')
+    expect(query.render).toBe('miss')
+    expect(query.body).toContain('data-lang-source="query"')
+    // ?lang= still remembers the choice, on a hit as on a render
+    const queryHit = await site.get('/pricing?lang=ar&utm_source=newsletter')
+    expect(queryHit.render).toBe('hit')
+    expect(queryHit.res.headers.get('Set-Cookie')).toMatch(/preferred-language=ar/)
+  })
+
+  it('keeps the parameters that change a page apart, and shares the page across the others', async () => {
+    const site = deploy()
+    const all = await site.get('/blog')
+    const tagged = await site.get('/blog?utm_campaign=spring')
+    expect([all.render, tagged.render]).toEqual(['miss', 'hit'])
+    const filtered = await site.get('/blog?category=amazon')
+    expect(filtered.render).toBe('miss')
+  })
+
+  it('misses after a new deploy', async () => {
+    const site = deploy()
+    await site.get('/faq')
+    expect((await site.get('/faq')).render).toBe('hit')
+    const next = deploy()
+    expect((await next.get('/faq')).render).toBe('miss')
+    // and after a changed setting, which in production is a new version as well
+    const rephoned = deploy({ ...site.env, AGENCY_PHONE: '+44 20 0000 0000' })
+    const page = await rephoned.get('/faq')
+    expect(page.render).toBe('miss')
+  })
+
+  it('renders for whoever has a session, a notice or a form result of their own', async () => {
+    const site = deploy()
+    await site.get('/contact')
+    expect((await site.get('/contact')).render).toBe('hit')
+
+    // signed in: the Account menu and their address, never the anonymous copy
+    const email = unique('cache')
+    const signUp = await SELF.fetch(`${SITE}/auth/sign-up`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: {
+        'Content-Type': 'application/x-www-form-urlencoded',
+        Origin: SITE,
+        'CF-Connecting-IP': '198.51.100.77',
+      },
+      body: new URLSearchParams({ email, password: 'correct horse 1' }).toString(),
+    })
+    const jar = signUp.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .filter((c) => c.startsWith('sb-'))
+      .join('; ')
+    expect(jar).toContain('sb-access-token=')
+    const signedIn = await site.get('/contact', { Cookie: jar })
+    expect(signedIn.render).toBe('bypass')
+    expect(signedIn.body).toContain(email)
+    expect(signedIn.body).toContain(`>${en.auth.account}<`)
+
+    // a notice left by the previous response
+    const notice = JSON.stringify({ title: 'Signed out' })
+    const flashed = await site.get('/contact', { Cookie: `flash=${encodeURIComponent(notice)}` })
+    expect(flashed.render).toBe('bypass')
+    expect(flashed.body).toContain('data-flash=')
+
+    // a form's result page (a post without JavaScript) is the visitor's own
+    const posted = await site.get(
+      '/api/newsletter',
+      {
+        'Content-Type': 'application/x-www-form-urlencoded',
+        'CF-Connecting-IP': '198.51.100.78',
+        Origin: SITE,
+      },
+      {
+        method: 'POST',
+        body: new URLSearchParams({ email: unique('cache'), website: '' }).toString(),
+      },
+    )
+    expect(posted.res.status).toBe(200)
+    expect(posted.render).toBe('bypass')
+    expect(posted.body).toContain(en.notices.newsletter_title)
+
+    // and the anonymous copy is still the anonymous one
+    const after = await site.get('/contact')
+    expect(after.render).toBe('hit')
+    expect(after.body).not.toContain(email)
+    expect(after.body).not.toContain('data-flash=')
+  })
+
+  it('keeps the consent banner right: the tracker choice is part of the key', async () => {
+    const site = deploy({ GA_MEASUREMENT_ID: 'G-TEST123' })
+    const unset = await site.get('/')
+    expect(unset.body).toContain('data-consent="unset"')
+    const granted = await site.get('/', { Cookie: 'tracking-consent=granted' })
+    expect(granted.render).toBe('miss')
+    expect(granted.body).toContain('data-consent="granted"')
+    expect((await site.get('/')).body).toContain('data-consent="unset"')
+  })
+
+  it('counts a page view for a hit as for a render', async () => {
+    const site = deploy()
+    await site.get('/services')
+    const hit = await site.get('/services')
+    expect(hit.render).toBe('hit')
+    const views = site.points.filter((p) => p.indexes[0] === 'pageview')
+    expect(views.map((p) => p.blobs[0])).toEqual(['/services', '/services'])
+  })
+
+  it('stores neither errors nor pages outside the cache', async () => {
+    const site = deploy()
+    const missing = await site.get('/services/no-such-service')
+    expect(missing.res.status).toBe(404)
+    expect((await site.get('/services/no-such-service')).render).toBe('bypass')
+    const missingNonce = nonces(missing.res, missing.body)
+    expect(new Set(missingNonce.inPage)).toEqual(new Set([missingNonce.header]))
+    expect((await site.get('/book')).render).toBe('bypass')
+    expect((await site.get('/auth')).render).toBe('bypass')
+  })
+})
+
+describe('a stale page', () => {
+  it('is served, and rendered again in the background for the next visitor', async () => {
+    const path = `/terms-of-service?lang=pt`
+    const fetchPage = async () => {
+      const res = await SELF.fetch(SITE + path)
+      return {
+        render: res.headers.get('x-render'),
+        age: Number(res.headers.get('Age')),
+        body: await res.text(),
+      }
+    }
+    await fetchPage()
+    const fresh = await fetchPage()
+    expect(fresh.render).toBe('hit')
+    expect(fresh.age).toBeLessThan(FRESH_SECONDS)
+    vi.useFakeTimers({ now: Date.now() + (FRESH_SECONDS + 60) * 1000, toFake: ['Date'] })
+    const stale = await fetchPage()
+    expect(stale.render).toBe('hit')
+    expect(stale.age).toBeGreaterThan(FRESH_SECONDS)
+    expect(stale.body).toContain('lang="pt"')
+    // the refresh runs after that response: the next visitor gets the new copy
+    await vi.waitFor(
+      async () => {
+        const next = await fetchPage()
+        expect(next.render).toBe('hit')
+        expect(next.age).toBeLessThan(10)
+      },
+      { timeout: 5_000, interval: 100 },
+    )
+  })
+})
