@@ -7,6 +7,7 @@ import type { MailJob } from './mail/enqueue'
 import { consumeMail } from './mail/queue'
 import { onSchedule } from './scheduled'
 import type { Translator } from './i18n/translator'
+import { d1Session } from './middleware/d1-session'
 import { drainBody } from './middleware/drain-body'
 import { i18n } from './middleware/i18n'
 import { pageViews } from './middleware/page-views'
@@ -49,6 +50,8 @@ app.use(async function config(c, next) {
   c.set('config', readConfig(c.env, c.req.url))
   await next()
 })
+// from here on c.env.DB reads from the nearest copy of the data (README: "Read replication")
+app.use(d1Session())
 app.use(i18n())
 app.use(session())
 app.use(pageViews())
