@@ -103,9 +103,11 @@ describe('routes', () => {
     },
   )
 
-  it('puts security headers on pages and on the 404', async () => {
-    for (const path of ['/', '/nope']) {
+  it('puts security headers on pages and on the 404, rendered or from the edge cache', async () => {
+    const renders: (string | null)[] = []
+    for (const path of ['/', '/', '/nope']) {
       const res = await get(path)
+      renders.push(res.headers.get('x-render'))
       const csp = res.headers.get('content-security-policy') ?? ''
       expect(csp).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]+'/)
       expect(csp).not.toContain('unsafe-inline')
@@ -114,15 +116,22 @@ describe('routes', () => {
       expect(res.headers.get('x-content-type-options')).toBe('nosniff')
       expect(res.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin')
     }
+    expect(renders.slice(1)).toEqual(['hit', 'bypass'])
   })
 
   it('puts the CSP nonce on the scripts React writes and on no other inline script', async () => {
-    const res = await get('/')
-    const nonce = res.headers.get('content-security-policy')!.match(/'nonce-([^']+)'/)![1]
-    const html = await res.text()
-    const scripts = [...html.matchAll(/<script\b[^>]*>/g)].map((m) => m[0])
-    expect(scripts.length).toBeGreaterThan(0)
-    for (const tag of scripts) expect(tag).toContain(`nonce="${nonce}"`)
-    expect(html).not.toMatch(/\sstyle="/)
+    const seen = new Set<string>()
+    // a render or a hit, then certainly a hit: each with its own nonce
+    for (let i = 0; i < 2; i++) {
+      const res = await get('/')
+      const nonce = res.headers.get('content-security-policy')!.match(/'nonce-([^']+)'/)![1]
+      seen.add(nonce)
+      const html = await res.text()
+      const scripts = [...html.matchAll(/<script\b[^>]*>/g)].map((m) => m[0])
+      expect(scripts.length).toBeGreaterThan(0)
+      for (const tag of scripts) expect(tag).toContain(`nonce="${nonce}"`)
+      expect(html).not.toMatch(/\sstyle="/)
+    }
+    expect(seen.size).toBe(2)
   })
 })
