@@ -17,6 +17,9 @@ const PAGES = (
 const RUNS = Number(process.argv[process.argv.indexOf('--runs') + 1]) || 1
 // --save: keep each full report in .lighthouse/ (open it in the Lighthouse viewer) to see why.
 const SAVE = process.argv.includes('--save') ? '.lighthouse' : undefined
+// --fresh: a new Chromium for every run, as Lighthouse's CLI does (one reused Chromium reads
+// lower and wider on this machine; DEVELOPERS.md).
+const FRESH = process.argv.includes('--fresh')
 const BUDGET = { performance: 95, accessibility: 100, 'best-practices': 100, seo: 100 }
 
 if (!process.argv.includes('--no-build'))
@@ -29,13 +32,18 @@ const { baseURL, stop } = await startServer({
   persistTo: '.wrangler/bench-state',
   background: true,
 })
-const chrome = await launch({ chromePath: CHROMIUM_PATH, chromeFlags: CHROMIUM_ARGS })
+const newChrome = () => launch({ chromePath: CHROMIUM_PATH, chromeFlags: CHROMIUM_ARGS })
+let chrome = await newChrome()
 let failed = 0
 try {
   console.log(`${'page'.padEnd(34)} perf  a11y  best   seo`)
   for (const path of PAGES) {
     const runs = []
     for (let i = 0; i < RUNS; i++) {
+      if (FRESH) {
+        await chrome.kill()
+        chrome = await newChrome()
+      }
       const { lhr } = await lighthouse(baseURL + path, {
         port: chrome.port,
         output: 'json',
@@ -53,8 +61,12 @@ try {
     const bad = Object.keys(BUDGET).filter((k, i) => scores[i] < BUDGET[k])
     failed += bad.length
     const m = lhr.audits.metrics.details.items[0]
+    const lcps = runs.map((r) => r.audits.metrics.details.items[0].largestContentfulPaint)
+    const medianLcp = [...lcps].sort((a, b) => a - b)[Math.floor(lcps.length / 2)]
     const spread =
-      RUNS > 1 ? ` (runs ${runs.map((r) => Math.round(r.categories.performance.score * 100))})` : ''
+      RUNS > 1
+        ? ` (runs ${runs.map((r) => Math.round(r.categories.performance.score * 100))}; median LCP ${medianLcp})`
+        : ''
     console.log(
       `${path.padEnd(34)} ${scores.map((s) => String(s).padStart(4)).join('  ')}  FCP ${m.firstContentfulPaint} LCP ${m.largestContentfulPaint} TBT ${m.totalBlockingTime} SI ${m.speedIndex}${spread}${bad.length ? '  under: ' + bad.join(', ') : ''}`,
     )
