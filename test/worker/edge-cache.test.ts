@@ -78,6 +78,9 @@ describe('the edge cache of anonymous pages', () => {
     expect(second.res.headers.get('Content-Language')).toBe('en')
     expect(second.res.headers.get('Vary')).toMatch(/Accept-Language/)
     expect(second.res.headers.get('Vary')).toMatch(/Cookie/)
+    // no shared cache downstream may keep a page with its nonce
+    expect(second.res.headers.get('Cache-Control')).toBe('private, no-cache')
+    expect(first.res.headers.get('Cache-Control')).toBe('private, no-cache')
   })
 
   it('keys on the negotiated language: another language misses, the same one hits', async () => {

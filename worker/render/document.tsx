@@ -77,12 +77,12 @@ export function renderer(): MiddlewareHandler<AppEnv> {
         },
       },
     )(c, next)
+    if (!c.res.headers.get('Content-Type')?.startsWith('text/html')) return
     // pages outside the edge cache say so too
-    if (
-      c.res.headers.get('Content-Type')?.startsWith('text/html') &&
-      !c.res.headers.has(RENDER_HEADER)
-    )
-      c.res.headers.set(RENDER_HEADER, 'bypass')
+    if (!c.res.headers.has(RENDER_HEADER)) c.res.headers.set(RENDER_HEADER, 'bypass')
+    // Each page carries a nonce of its own: no shared cache may hand it to someone else, and the
+    // browser asks again rather than reuse it (the edge cache sits inside the worker).
+    if (!c.res.headers.has('Cache-Control')) c.res.headers.set('Cache-Control', 'private, no-cache')
   }
 }
 
