@@ -49,6 +49,20 @@ describe('who gets in', { timeout: 60_000 }, () => {
     expect(marks!.n).toBe(0)
   })
 
+  it('refuses a token still valid once its session is revoked or the staff role removed', async () => {
+    for (const undo of [
+      `UPDATE auth_sessions SET revoked_at = 'now'
+       WHERE user_id = (SELECT id FROM auth_users WHERE email = ?)`,
+      `UPDATE auth_users SET app_metadata = '{}' WHERE email = ?`,
+    ]) {
+      const staff = await person({ staff: true, secondFactor: true })
+      expect((await get('/desk', staff.cookie)).status).toBe(200)
+      await env.DB.prepare(undo).bind(staff.email).run()
+      expect((await get('/desk', staff.cookie)).status).toBe(404)
+      expect((await get('/desk/leads.csv', staff.cookie)).status).toBe(403)
+    }
+  })
+
   it('lets staff with a second factor read, mark, note and export; each action is audited', async () => {
     const staff = await person({ staff: true, secondFactor: true })
     const lead = await someLead()
