@@ -54,9 +54,9 @@ const SOURCES: Record<LeadKind, string> = {
 }
 
 /** Newest first, across kinds: time, then kind, then id (the cursor's order). */
-export const newerFirst = (a: Cursor, b: Cursor) =>
-  a.at !== b.at
-    ? a.at < b.at
+const newerFirst = (a: Pick<LeadRow, 'created_at' | 'kind' | 'id'>, b: typeof a) =>
+  a.created_at !== b.created_at
+    ? a.created_at < b.created_at
       ? 1
       : -1
     : a.kind !== b.kind
@@ -122,9 +122,7 @@ export async function listLeads(
     return db.prepare(sql).bind(...args)
   })
   const results = statements.length ? await db.batch<LeadRow>(statements) : []
-  const rows = results
-    .flatMap((r) => r.results)
-    .sort((a, b) => newerFirst({ at: a.created_at, ...a }, { at: b.created_at, ...b }))
+  const rows = results.flatMap((r) => r.results).sort(newerFirst)
   const page = rows.slice(0, limit)
   const last = page.at(-1)
   return {
