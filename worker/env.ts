@@ -1,6 +1,6 @@
 import type { Lang } from '../client/lib/languages'
 import type { Translator } from './i18n/translator'
-import type { AuthUser } from './auth/types'
+import type { AccessClaims, AuthUser } from './auth/types'
 import type { SiteConfig } from './config'
 
 /**
@@ -41,6 +41,8 @@ export interface AppEnv {
     user?: { id: string; email: string }
     /** That visitor's access token: the cookie's, or the one refreshed for this request. */
     accessToken?: string
+    /** The claims of the cookie's access token as session() verified them (not of a refreshed one). */
+    claims?: AccessClaims
     /** The account as the provider confirmed it on a signed-in-only route (auth/session.ts). */
     account?: AuthUser
     signedIn?: boolean

@@ -172,6 +172,19 @@ export async function rotateRefreshToken(
 export const findSession = (db: D1Database, id: string) =>
   db.prepare('SELECT * FROM auth_sessions WHERE id = ?').bind(id).first<SessionRow>()
 
+/**
+ * The user of a live session, in one read by primary keys: what GET /user confirms of a token
+ * (its session neither revoked nor another user's, gotrue.ts authenticate), less the factors.
+ */
+export const findSessionUser = (db: D1Database, sessionId: string, userId: string) =>
+  db
+    .prepare(
+      `SELECT u.id, u.email, u.app_metadata FROM auth_sessions s JOIN auth_users u ON u.id = s.user_id
+       WHERE s.id = ? AND s.user_id = ? AND s.revoked_at IS NULL`,
+    )
+    .bind(sessionId, userId)
+    .first<Pick<UserRow, 'id' | 'email' | 'app_metadata'>>()
+
 export async function revokeSession(db: D1Database, id: string) {
   await db.batch([
     db

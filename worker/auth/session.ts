@@ -1,20 +1,15 @@
 import type { Context, MiddlewareHandler } from 'hono'
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
-import { createLocalJWKSet, errors, jwtVerify, type JWTVerifyGetKey } from 'jose'
+import { createLocalJWKSet, errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose'
 import { httpOnlyCookie, isHttps } from '../cookies'
 import type { AppEnv } from '../env'
 import { authSettings } from '../config'
 import { authClient } from './client'
-import type { TokenSet } from './types'
+import type { AccessClaims, TokenSet } from './types'
 
 export const ACCESS_COOKIE = 'sb-access-token'
 export const REFRESH_COOKIE = 'sb-refresh-token'
 const THIRTY_DAYS = 60 * 60 * 24 * 30
-
-export interface SessionUser {
-  id: string
-  email: string
-}
 
 /** Allowed token algorithm: the built-in provider signs ES256, as hosted Supabase projects do. */
 const ALG = 'ES256'
@@ -119,34 +114,29 @@ function sharedRefresh(c: Context<AppEnv>, refreshToken: string) {
 /** Refresh this long before expiry, so the 30 s check in the browser never meets a dead token. */
 const REFRESH_MARGIN_SECONDS = 60
 
-async function verify(
-  c: Context<AppEnv>,
-  token: string,
-): Promise<SessionUser & { expiresAt: number }> {
+async function verify(c: Context<AppEnv>, token: string): Promise<AccessClaims> {
   const { issuer, audience } = authSettings(c.env, c.var.config.siteUrl)
   const { payload } = await jwtVerify(token, await keySet(c), {
     algorithms: [ALG],
     issuer,
     audience,
   })
-  return { id: String(payload.sub), email: String(payload.email), expiresAt: Number(payload.exp) }
+  return payload as JWTPayload & AccessClaims
 }
 
 /**
  * The verified claims of this request's access token (its role, its assurance level), or null:
- * for the few places that need more than who is signed in (the desk's staff check).
+ * for the few places that need more than who is signed in (the desk's staff check). The cookie's
+ * token was verified once by session(); only a token refreshed on this request is verified here.
  */
-export async function accessClaims(c: Context<AppEnv>) {
+export async function accessClaims(c: Context<AppEnv>): Promise<AccessClaims | null> {
+  if (c.var.claims) return c.var.claims
   const token = c.var.accessToken
   if (!token) return null
-  const { issuer, audience } = authSettings(c.env, c.var.config.siteUrl)
   try {
-    const { payload } = await jwtVerify(token, await keySet(c), {
-      algorithms: [ALG],
-      issuer,
-      audience,
-    })
-    return payload as { aal?: string; app_metadata?: { role?: unknown } }
+    const claims = await verify(c, token)
+    c.set('claims', claims)
+    return claims
   } catch {
     return null
   }
@@ -159,6 +149,8 @@ async function renew(c: Context<AppEnv>, refreshToken: string) {
     rememberSession(c, tokens)
     c.set('user', { id: tokens.user.id, email: tokens.user.email })
     c.set('accessToken', tokens.access_token)
+    // the old token's claims are not the new one's
+    c.set('claims', undefined)
   } else if ('refused' in result) forgetSession(c)
   // out of reach: signed out for this page, cookies kept for the next
 }
@@ -174,10 +166,11 @@ export function session(): MiddlewareHandler<AppEnv> {
     const refreshToken = getCookie(c, REFRESH_COOKIE)
     if (access) {
       try {
-        const { expiresAt, ...user } = await verify(c, access)
-        c.set('user', user)
+        const claims = await verify(c, access)
+        c.set('user', { id: String(claims.sub), email: String(claims.email) })
         c.set('accessToken', access)
-        if (refreshToken && expiresAt - Date.now() / 1000 < REFRESH_MARGIN_SECONDS)
+        c.set('claims', claims)
+        if (refreshToken && Number(claims.exp) - Date.now() / 1000 < REFRESH_MARGIN_SECONDS)
           await renew(c, refreshToken)
       } catch (err) {
         if (err instanceof errors.JWTExpired && refreshToken) {

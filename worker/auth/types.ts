@@ -19,6 +19,17 @@ export interface AuthUser {
   last_sign_in_at?: string | null
 }
 
+/** What the site reads of a verified access token (Supabase's claims). */
+export interface AccessClaims {
+  sub: string
+  email?: string
+  exp?: number
+  session_id?: string
+  /** aal1, or aal2 after a second factor */
+  aal?: string
+  app_metadata?: { role?: unknown }
+}
+
 export interface TokenSet {
   access_token: string
   refresh_token: string

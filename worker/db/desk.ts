@@ -42,6 +42,13 @@ export interface Cursor {
   id: number
 }
 
+/** Each kind's table; its search index (migrations/0012) is the same name with `_search`. */
+const TABLES: Record<LeadKind, string> = {
+  subscriber: 'subscribers',
+  guide: 'guide_requests',
+  contact: 'contact_messages',
+}
+
 const SOURCES: Record<LeadKind, string> = {
   subscriber: `SELECT 'subscriber' AS kind, l.id, l.created_at, l.email, l.name, l.language,
       l.status, l.signup_form AS detail, NULL AS service, m.handled_at, m.note FROM subscribers l`,
@@ -54,9 +61,9 @@ const SOURCES: Record<LeadKind, string> = {
 }
 
 /** Newest first, across kinds: time, then kind, then id (the cursor's order). */
-export const newerFirst = (a: Cursor, b: Cursor) =>
-  a.at !== b.at
-    ? a.at < b.at
+const newerFirst = (a: Pick<LeadRow, 'created_at' | 'kind' | 'id'>, b: typeof a) =>
+  a.created_at !== b.created_at
+    ? a.created_at < b.created_at
       ? 1
       : -1
     : a.kind !== b.kind
@@ -106,12 +113,7 @@ export async function listLeads(
     if (filter.service) and('l.service = ?', filter.service)
     if (filter.from) and('l.created_at >= ?', filter.from)
     if (filter.to) and('l.created_at < ?', nextDay(filter.to))
-    if (filter.q)
-      and(
-        "(l.email LIKE ? ESCAPE '\\' OR l.name LIKE ? ESCAPE '\\')",
-        like(filter.q),
-        like(filter.q),
-      )
+    if (filter.q) and(...search(TABLES[kind], filter.q))
     if (filter.status === 'handled') and('m.handled_at IS NOT NULL')
     else if (filter.status === 'open') and('m.handled_at IS NULL')
     else if (filter.status) and('l.status = ?', filter.status)
@@ -122,9 +124,7 @@ export async function listLeads(
     return db.prepare(sql).bind(...args)
   })
   const results = statements.length ? await db.batch<LeadRow>(statements) : []
-  const rows = results
-    .flatMap((r) => r.results)
-    .sort((a, b) => newerFirst({ at: a.created_at, ...a }, { at: b.created_at, ...b }))
+  const rows = results.flatMap((r) => r.results).sort(newerFirst)
   const page = rows.slice(0, limit)
   const last = page.at(-1)
   return {
@@ -137,8 +137,23 @@ export async function listLeads(
 const nextDay = (day: string) =>
   new Date(Date.parse(`${day}T00:00:00Z`) + 24 * 3600_000).toISOString()
 
-/** A LIKE pattern for "contains", with the user's own % and _ taken literally. */
-const like = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+/**
+ * "Name or address contains the text", in any case. From three characters on, the kind's
+ * trigram index (migrations/0012) finds the matching rows without reading the others, whatever
+ * their number; the text is one quoted phrase, so nothing in it is FTS5 syntax. A trigram index
+ * cannot look for one or two characters: those read the table in time order with LIKE, which
+ * stops at the page's end, soon for text that short (most names and addresses hold it).
+ */
+function search(table: string, text: string): [string, ...string[]] {
+  if ([...text].length >= 3)
+    return [
+      `l.id IN (SELECT rowid FROM ${table}_search WHERE ${table}_search MATCH ?)`,
+      `"${text.replaceAll('"', '""')}"`,
+    ]
+  // the user's own % and _ taken literally
+  const like = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+  return ["(l.email LIKE ? ESCAPE '\\' OR l.name LIKE ? ESCAPE '\\')", like, like]
+}
 
 /** One lead by kind and id, with its mark. */
 export function findLead(db: D1Database, kind: LeadKind, id: number) {

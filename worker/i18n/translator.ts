@@ -72,10 +72,28 @@ export function isMessageKey(key: string): key is MessageKey {
   return typeof node === 'string'
 }
 
+/**
+ * Each language's strings without parameters, once looked up: a page asks for a hundred or
+ * more (header, footer, a desk table's labels), and each lookup walks the dotted path and runs
+ * the template; it was the render's third costliest function. The dictionaries never change.
+ */
+const plain = Object.fromEntries(LANGS.map((l) => [l, new Map<string, string>()])) as Record<
+  Lang,
+  Map<string, string>
+>
+
 export function createTranslator(lang: Lang): Translator {
+  const known = plain[lang]
   const t = ((key: string, params?: Params, fallback?: string) => {
+    if (!params) {
+      const hit = known.get(key)
+      if (hit !== undefined) return hit
+    }
     const value = i18n.t(key, params ?? {}, lang)
-    if (typeof value === 'string' && value !== '') return value
+    if (typeof value === 'string' && value !== '') {
+      if (!params) known.set(key, value)
+      return value
+    }
     if (fallback !== undefined) return fallback
     return key
   }) as Translator

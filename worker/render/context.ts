@@ -5,8 +5,15 @@ import type { AppEnv } from '../env'
 /** What every server component may read about the request being rendered. */
 export function usePage() {
   const c = useRequestContext() as unknown as Context<AppEnv>
-  const { t, lang, config, user } = c.var
-  return { t, lang, config, user, path: c.req.path, nonce: c.get('secureHeadersNonce') }
+  // c.get, not c.var: each read of c.var copies every variable into a new object
+  return {
+    t: c.get('t'),
+    lang: c.get('lang'),
+    config: c.get('config'),
+    user: c.get('user'),
+    path: c.req.path,
+    nonce: c.get('secureHeadersNonce'),
+  }
 }
 
 /** Path of a page in another language: the selector's links and hreflang alternates. */

@@ -49,6 +49,20 @@ describe('who gets in', { timeout: 60_000 }, () => {
     expect(marks!.n).toBe(0)
   })
 
+  it('refuses a token still valid once its session is revoked or the staff role removed', async () => {
+    for (const undo of [
+      `UPDATE auth_sessions SET revoked_at = 'now'
+       WHERE user_id = (SELECT id FROM auth_users WHERE email = ?)`,
+      `UPDATE auth_users SET app_metadata = '{}' WHERE email = ?`,
+    ]) {
+      const staff = await person({ staff: true, secondFactor: true })
+      expect((await get('/desk', staff.cookie)).status).toBe(200)
+      await env.DB.prepare(undo).bind(staff.email).run()
+      expect((await get('/desk', staff.cookie)).status).toBe(404)
+      expect((await get('/desk/leads.csv', staff.cookie)).status).toBe(403)
+    }
+  })
+
   it('lets staff with a second factor read, mark, note and export; each action is audited', async () => {
     const staff = await person({ staff: true, secondFactor: true })
     const lead = await someLead()
@@ -96,6 +110,39 @@ describe('who gets in', { timeout: 60_000 }, () => {
       { action: 'lead.mark', target: `contact/${lead.id}` },
       { action: 'leads.export', target: null },
     ])
+  })
+})
+
+describe('the search', { timeout: 60_000 }, () => {
+  it('finds a lead by any part of its name or address, in any case, and follows changes', async () => {
+    const staff = await person({ staff: true, secondFactor: true })
+    const lead = await someLead()
+    const tag = lead.email.slice(5, 13) // the random part of the address
+    await env.DB.prepare('UPDATE contact_messages SET name = ? WHERE id = ?')
+      .bind(`Zélie Quartermain ${tag}`, lead.id)
+      .run()
+    const found = async (q: string, filter = '') =>
+      (
+        await (await get(`/desk?q=${encodeURIComponent(q)}${filter}`, staff.cookie)).text()
+      ).includes(`/desk/leads/contact/${lead.id}"`)
+    // the middle of the address, of the name; any case; one or two characters too
+    expect(await found(tag.toUpperCase())).toBe(true)
+    expect(await found('artermain ' + tag)).toBe(true)
+    expect(await found('ZÉLIE QUARTERMAIN')).toBe(true)
+    expect(await found('é', '&kind=contact')).toBe(true)
+    expect(await found(`${tag}x`)).toBe(false)
+    // FTS5's syntax and LIKE's wildcards are only text
+    for (const q of ['"', 'a"b OR c*', '%%%', 'NEAR(x y)', '_'])
+      expect((await get(`/desk?q=${encodeURIComponent(q)}`, staff.cookie)).status).toBe(200)
+    expect(await found('%')).toBe(false)
+    // a new name replaces the old one in the index; a lead erased is gone from it
+    await env.DB.prepare('UPDATE contact_messages SET name = ? WHERE id = ?')
+      .bind(`Renamed ${tag}`, lead.id)
+      .run()
+    expect(await found('Quartermain')).toBe(false)
+    expect(await found(`renamed ${tag}`)).toBe(true)
+    await env.DB.prepare('DELETE FROM contact_messages WHERE id = ?').bind(lead.id).run()
+    expect(await found(tag)).toBe(false)
   })
 })
 
