@@ -16,8 +16,27 @@ export interface SiteConfig {
 export const hasTrackers = (config: SiteConfig) =>
   Boolean(config.trackers.metaPixelId || config.trackers.gaMeasurementId)
 
+// Every request reads the settings, and they change only with the Worker's bindings and the
+// origin (SITE_URL unset): each isolate keeps them per bindings object and origin, for a few
+// origins (the Host header is the visitor's to choose). Nothing changes a SiteConfig.
+const MAX_ORIGINS = 8
+const known = new WeakMap<object, Map<string, SiteConfig>>()
+
 export function readConfig(env: Partial<Bindings>, requestUrl: string): SiteConfig {
-  const origin = new URL(requestUrl).origin
+  // the URL up to its path, a key without parsing the URL
+  const end = requestUrl.indexOf('/', requestUrl.indexOf('//') + 2)
+  const key = end === -1 ? requestUrl : requestUrl.slice(0, end)
+  let byOrigin = known.get(env)
+  if (!byOrigin) known.set(env, (byOrigin = new Map()))
+  let config = byOrigin.get(key)
+  if (!config) {
+    config = settingsOf(env, new URL(requestUrl).origin)
+    if (byOrigin.size < MAX_ORIGINS) byOrigin.set(key, config)
+  }
+  return config
+}
+
+function settingsOf(env: Partial<Bindings>, origin: string): SiteConfig {
   return {
     siteUrl: (env.SITE_URL || origin).replace(/\/$/, ''),
     email: env.AGENCY_EMAIL || 'hello@growthagency.example',

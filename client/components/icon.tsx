@@ -13,7 +13,10 @@ export type ServiceIcon =
   | 'palette'
   | 'pin'
 
-/** Stroke icons (24×24, Lucide-style paths). Decorative: the text next to them names them. */
+/**
+ * Stroke icons (24×24, Lucide-style paths), each drawn as one <path> whose subpaths are the
+ * " M" parts. Decorative: the text next to them names them.
+ */
 const PATHS: Record<ServiceIcon | UiIcon, string> = {
   cart: 'M3 3h2l2.4 12.2a2 2 0 0 0 2 1.6h8.2a2 2 0 0 0 2-1.5L21 8H6 M9 21h.01 M18 21h.01',
   bag: 'M6 2 3 6v14a2 2 0 0 0 2 2h14a2 2 0 0 0 2-2V6l-3-4Z M3 6h18 M16 10a4 4 0 0 1-8 0',
@@ -46,7 +49,8 @@ const PATHS: Record<ServiceIcon | UiIcon, string> = {
   lock: 'M5 11h14v11H5Z M8 11V7a4 4 0 0 1 8 0v4',
   badge: 'M12 15a7 7 0 1 0 0-14 7 7 0 0 0 0 14Z M8.2 13.9 7 23l5-3 5 3-1.2-9.1',
   refund: 'M3 12a9 9 0 1 0 3-6.7L3 8 M3 3v5h5 M12 7v5l3 2',
-  star: 'M12 2l3.1 6.3 6.9 1-5 4.9 1.2 6.8L12 17.8 5.8 21l1.2-6.8-5-4.9 6.9-1Z',
+  // relative after its start, so that Stars can draw it anywhere by moving the M
+  star: 'M12 2l3.1 6.3 6.9 1-5 4.9 1.2 6.8-6.2-3.2-6.2 3.2 1.2-6.8-5-4.9 6.9-1Z',
   chart: 'M3 3v18h18 M7 15l4-4 3 3 6-6',
   target:
     'M12 22a10 10 0 1 0 0-20 10 10 0 0 0 0 20Z M12 18a6 6 0 1 0 0-12 6 6 0 0 0 0 12Z M12 14a2 2 0 1 0 0-4 2 2 0 0 0 0 4Z',
@@ -78,6 +82,10 @@ export type UiIcon =
 /** Direction-bearing icons flip in right-to-left pages. */
 const MIRRORED = new Set(['arrow', 'arrow-back'])
 
+/**
+ * Drawn with currentColor, 2 wide with round ends and joins: the `.icon` rule of base.css
+ * (`.icon-filled` fills them too), not five attributes on each of the page's sixty icons.
+ */
 export function Icon({
   name,
   className = 'h-5 w-5',
@@ -93,19 +101,17 @@ export function Icon({
       viewBox="0 0 24 24"
       aria-hidden="true"
       focusable="false"
-      className={className + mirror}
-      fill={filled ? 'currentColor' : 'none'}
-      stroke="currentColor"
-      strokeWidth={2}
-      strokeLinecap="round"
-      strokeLinejoin="round"
+      className={`${filled ? 'icon icon-filled' : 'icon'} ${className}${mirror}`}
     >
-      {PATHS[name].split(' M').map((d, i) => (
-        <path key={i} d={i === 0 ? d : 'M' + d} />
-      ))}
+      <path d={PATHS[name]} />
     </svg>
   )
 }
+
+/** The star five times, 26 apart, as one path. */
+const FIVE_STARS = [0, 26, 52, 78, 104]
+  .map((x) => PATHS.star.replace(/^M12 /, `M${12 + x} `))
+  .join(' ')
 
 /** A five-star rating drawn as one SVG (a testimonial grid would otherwise draw 40 of them). */
 export function Stars({ className = 'h-4 w-auto' }: { className?: string }) {
@@ -114,15 +120,9 @@ export function Stars({ className = 'h-4 w-auto' }: { className?: string }) {
       viewBox="0 0 128 24"
       aria-hidden="true"
       focusable="false"
-      className={className}
-      fill="currentColor"
-      stroke="currentColor"
-      strokeWidth={2}
-      strokeLinejoin="round"
+      className={`icon icon-filled ${className}`}
     >
-      {[0, 26, 52, 78, 104].map((x) => (
-        <path key={x} transform={`translate(${x} 0)`} d={PATHS.star} />
-      ))}
+      <path d={FIVE_STARS} />
     </svg>
   )
 }

@@ -72,35 +72,37 @@ export function isMessageKey(key: string): key is MessageKey {
   return typeof node === 'string'
 }
 
-/**
- * Each language's strings without parameters, once looked up: a page asks for a hundred or
- * more (header, footer, a desk table's labels), and each lookup walks the dotted path and runs
- * the template; it was the render's third costliest function. The dictionaries never change.
- */
-const plain = Object.fromEntries(LANGS.map((l) => [l, new Map<string, string>()])) as Record<
-  Lang,
-  Map<string, string>
->
+// Every render makes a few hundred lookups. rosetta walks the dotted path (a split and a walk)
+// and runs its template on every call; the answer to a lookup without parameters never
+// changes, so each language remembers it: a string, or the very list or object rosetta hands
+// back. Only keys the dictionary has are remembered, so the caches stay as small as it is.
+const plain = new Map<Lang, Map<string, unknown>>()
+const translators = new Map<Lang, Translator>()
 
 export function createTranslator(lang: Lang): Translator {
-  const known = plain[lang]
+  const known = translators.get(lang)
+  if (known) return known
+  let seen = plain.get(lang)
+  if (!seen) plain.set(lang, (seen = new Map()))
+  const lookup = (key: string): unknown => {
+    let value = seen.get(key)
+    if (value === undefined) {
+      value = i18n.t(key, {}, lang) as unknown
+      if (value !== '' && value !== undefined) seen.set(key, value)
+    }
+    return value
+  }
   const t = ((key: string, params?: Params, fallback?: string) => {
-    if (!params) {
-      const hit = known.get(key)
-      if (hit !== undefined) return hit
-    }
-    const value = i18n.t(key, params ?? {}, lang)
-    if (typeof value === 'string' && value !== '') {
-      if (!params) known.set(key, value)
-      return value
-    }
+    const value = params ? i18n.t(key, params, lang) : lookup(key)
+    if (typeof value === 'string' && value !== '') return value
     if (fallback !== undefined) return fallback
     return key
   }) as Translator
   t.data = <T>(key: string): T => {
-    const value = i18n.t(key, {}, lang) as unknown
-    return (value === '' ? i18n.t(key, {}, 'en') : value) as T
+    const value = lookup(key)
+    return (value === '' || value === undefined ? i18n.t(key, {}, 'en') : value) as T
   }
   t.lang = lang
+  translators.set(lang, t)
   return t
 }

@@ -5,7 +5,8 @@ import type { AppEnv } from '../env'
 /** What every server component may read about the request being rendered. */
 export function usePage() {
   const c = useRequestContext() as unknown as Context<AppEnv>
-  // c.get, not c.var: each read of c.var copies every variable into a new object
+  // c.get, not c.var: Hono builds c.var afresh from all the variables on every read, and a
+  // page reads this in some sixty components.
   return {
     t: c.get('t'),
     lang: c.get('lang'),

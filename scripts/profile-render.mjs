@@ -1,0 +1,89 @@
+// `node scripts/profile-render.mjs [path] [--renders N] [--out file.cpuprofile]`: where a page's
+// render spends its CPU inside workerd. Runs the production build (`npm run build` first)
+// through Miniflare with the inspector on, samples V8's profiler over N renders of the page
+// in English and in Arabic (after warm-up), and prints the functions with the most self
+// time and the share of each. The saved profile opens in Chrome DevTools (Performance).
+// Costs that only workerd has (its Node compatibility layer, its native streams) show here
+// and not in a Node profile of the same bundle. Figures: docs/perf/render-profile.md.
+import { execFileSync } from 'node:child_process'
+import { readFileSync, writeFileSync } from 'node:fs'
+import { Miniflare } from 'miniflare'
+import { freePort } from './lib/server.mjs'
+
+// Node 20 has its WebSocket client behind a flag: run again with it
+if (typeof WebSocket === 'undefined') {
+  execFileSync(process.execPath, ['--experimental-websocket', ...process.argv.slice(1)], {
+    stdio: 'inherit',
+  })
+  process.exit(0)
+}
+
+const args = process.argv.slice(2)
+const flag = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback)
+const path = args[0]?.startsWith('/') ? args[0] : '/'
+const renders = Number(flag('--renders', 200))
+const out = flag('--out', '.wrangler/render.cpuprofile')
+
+const root = new URL('../', import.meta.url)
+const built = JSON.parse(readFileSync(new URL('dist/growth_agency/wrangler.json', root), 'utf8'))
+const vars = Object.fromEntries(
+  [...readFileSync(new URL('wrangler.toml', root), 'utf8').matchAll(/^([A-Z_]+) = "(.*)"$/gm)].map(
+    (m) => [m[1], m[2]],
+  ),
+)
+const inspectorPort = await freePort()
+const mf = new Miniflare({
+  modules: [{ type: 'ESModule', path: 'dist/growth_agency/index.js' }],
+  compatibilityDate: built.compatibility_date,
+  compatibilityFlags: built.compatibility_flags ?? [],
+  bindings: { ...vars, ENVIRONMENT: 'production' },
+  d1Databases: { DB: 'profile' },
+  inspectorPort,
+})
+const render = async (lang) => {
+  const res = await mf.dispatchFetch(`http://profile.example${path}?lang=${lang}`)
+  await res.arrayBuffer()
+}
+for (let i = 0; i < 20; i++) for (const lang of ['en', 'ar']) await render(lang)
+
+// the Chrome DevTools protocol of the worker's isolate
+const [target] = await (await fetch(`http://127.0.0.1:${inspectorPort}/json`)).json()
+const socket = new WebSocket(target.webSocketDebuggerUrl)
+await new Promise((resolve) => socket.addEventListener('open', resolve, { once: true }))
+const answers = new Map()
+socket.addEventListener('message', (event) => {
+  const message = JSON.parse(event.data)
+  answers.get(message.id)?.(message.result)
+})
+let lastId = 0
+const send = (method, params = {}) =>
+  new Promise((resolve) => {
+    answers.set(++lastId, resolve)
+    socket.send(JSON.stringify({ id: lastId, method, params }))
+  })
+await send('Profiler.enable')
+await send('Profiler.setSamplingInterval', { interval: 100 })
+await send('Profiler.start')
+for (let i = 0; i < renders; i++) for (const lang of ['en', 'ar']) await render(lang)
+const { profile } = await send('Profiler.stop')
+socket.close()
+await mf.dispose()
+writeFileSync(out, JSON.stringify(profile))
+
+// self time per function, idle left out
+const nodes = new Map(profile.nodes.map((n) => [n.id, n.callFrame]))
+const self = new Map()
+let busy = 0
+profile.samples.forEach((id, i) => {
+  const frame = nodes.get(id)
+  if (frame.functionName === '(idle)') return
+  const us = profile.timeDeltas[i] ?? 0
+  const name = `${frame.functionName || '(anonymous)'} ${frame.url.split('/').pop()}:${frame.lineNumber + 1}`
+  self.set(name, (self.get(name) ?? 0) + us)
+  busy += us
+})
+console.log(
+  `${path}: ${(busy / 1000 / (2 * renders)).toFixed(2)} ms of CPU per render under the profiler (${2 * renders} renders, en and ar); profile in ${out}`,
+)
+for (const [name, us] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 25))
+  console.log(`${((100 * us) / busy).toFixed(1).padStart(6)} %  ${name}`)
