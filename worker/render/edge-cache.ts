@@ -1,6 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono'
 import { getCookie } from 'hono/cookie'
 import clientAssets from 'virtual:client-assets'
+import type { SiteConfig } from '../config'
 import type { AppEnv } from '../env'
 import { sha256Hex } from '../hash'
 import { consentOf } from './consent'
@@ -33,21 +34,22 @@ const REFRESH_HEADER = 'x-render-refresh'
 
 export const RENDER_HEADER = 'x-render'
 
-const deploys = new Map<string, Promise<string>>()
+const deploys = new WeakMap<SiteConfig, Promise<string>>()
 
 /**
  * Identifies what the HTML was made from: this build, the Worker version in production
  * (CF_VERSION_METADATA: every deploy and every changed secret is a new one) and the settings
  * themselves, so a page never outlives the code or configuration that rendered it. Hashed once
- * per distinct set of settings (requests get env objects of their own, with their D1 session).
+ * per settings object (readConfig keeps one per isolate's bindings and origin).
  */
-export function deployId(env: AppEnv['Bindings']): Promise<string> {
-  const settings = Object.entries(env).filter(([, value]) => typeof value === 'string')
-  const text = JSON.stringify([clientAssets.build, env.CF_VERSION_METADATA?.id ?? '', settings])
-  let id = deploys.get(text)
+export function deployId(c: Context<AppEnv>): Promise<string> {
+  const config = c.var.config
+  let id = deploys.get(config)
   if (!id) {
+    const version = c.env.CF_VERSION_METADATA?.id ?? ''
+    const text = JSON.stringify([clientAssets.build, version, config])
     id = sha256Hex(text).then((hash) => `${clientAssets.build}.${hash.slice(0, 16)}`)
-    deploys.set(text, id)
+    deploys.set(config, id)
   }
   return id
 }
@@ -66,7 +68,7 @@ export async function cacheKey(c: Context<AppEnv>, query: readonly string[] = []
   key.searchParams.set('lang', c.var.lang)
   key.searchParams.set('via', c.var.langSource)
   key.searchParams.set('consent', consentOf(c))
-  key.searchParams.set('build', await deployId(c.env))
+  key.searchParams.set('build', await deployId(c))
   for (const name of query) {
     const value = url.searchParams.get(name)
     if (value !== null) key.searchParams.set(`q.${name}`, value)
