@@ -21,15 +21,15 @@ const SAFE_METHODS = ['GET', 'HEAD', 'OPTIONS']
  */
 function sessionDatabase(
   db: D1Database,
-  session: D1DatabaseSession,
+  session: () => D1DatabaseSession,
   onWrite: () => void,
 ): D1Database {
   return {
     prepare(query: string) {
       if (WRITE.test(query)) onWrite()
-      return session.prepare(query)
+      return session().prepare(query)
     },
-    batch: <T>(statements: D1PreparedStatement[]) => session.batch<T>(statements),
+    batch: <T>(statements: D1PreparedStatement[]) => session().batch<T>(statements),
     exec: (query: string) => db.exec(query),
     dump: () => db.dump(),
     withSession: (constraintOrBookmark) => db.withSession(constraintOrBookmark),
@@ -52,13 +52,16 @@ export function d1Session(): MiddlewareHandler<AppEnv> {
     const db = c.env.DB
     const cookie = getCookie(c, BOOKMARK_COOKIE)
     const bookmark = cookie && BOOKMARK.test(cookie) ? cookie : undefined
-    const session = db.withSession(
-      SAFE_METHODS.includes(c.req.method) ? (bookmark ?? 'first-unconstrained') : 'first-primary',
-    )
+    // opened at the first query: most pages (and every cached one) never ask D1 anything
+    let session: D1DatabaseSession | undefined
+    const open = () =>
+      (session ??= db.withSession(
+        SAFE_METHODS.includes(c.req.method) ? (bookmark ?? 'first-unconstrained') : 'first-primary',
+      ))
     let wrote = false
-    c.env = { ...c.env, DB: sessionDatabase(db, session, () => (wrote = true)) }
+    c.env = { ...c.env, DB: sessionDatabase(db, open, () => (wrote = true)) }
     await next()
-    const latest = session.getBookmark()
+    const latest = session?.getBookmark()
     // bookmarks sort oldest to newest as strings
     if (wrote && latest && (!bookmark || latest > bookmark))
       setCookie(c, BOOKMARK_COOKIE, latest, httpOnlyCookie(c, '/', TEN_MINUTES))

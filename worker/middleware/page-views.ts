@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from 'hono'
 import { record } from '../analytics/record'
 import type { AppEnv } from '../env'
-import { isRefresh } from '../render/edge-cache'
+import { isRefresh, RENDER_HEADER } from '../render/edge-cache'
 
 /**
  * One data point per rendered page, written once the streamed HTML has been sent, so it never
@@ -16,6 +16,12 @@ export function pageViews(): MiddlewareHandler<AppEnv> {
     if (!(c.res.headers.get('Content-Type') ?? '').startsWith('text/html')) return
     const status = c.res.status
     const path = status === 404 ? '(not found)' : c.req.path
+    // A copy from the edge cache is whole already: counted now, its body left untouched (a
+    // stream stage of our own costs more CPU than the rest of a hit).
+    if (c.res.headers.get(RENDER_HEADER) === 'hit') {
+      record(c, { event: 'pageview', path, status, renderMs: Date.now() - started })
+      return
+    }
     const done = new TransformStream({
       flush: () => record(c, { event: 'pageview', path, status, renderMs: Date.now() - started }),
     })

@@ -74,7 +74,9 @@ describe('D1 session per request', () => {
     for (const path of ['/', '/api/bookings/slots', '/book']) {
       const { res, opened } = await call(path)
       expect(res.status).toBe(200)
-      expect(opened).toEqual(['first-unconstrained'])
+      // a session opens at the first query (the home page asks D1 at most the analytics mirror)
+      if (path === '/') expect(opened.filter((o) => o !== 'first-unconstrained')).toEqual([])
+      else expect(opened).toEqual(['first-unconstrained'])
       // an anonymous page stays cacheable: no cookie at all
       expect(res.headers.getSetCookie()).toEqual([])
     }
