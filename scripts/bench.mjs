@@ -210,33 +210,45 @@ async function throughput(base, path, { connections = 50, seconds = 10 } = {}) {
   }
 }
 
+/**
+ * With production's settings (`ENVIRONMENT=production`), as the budget is meant; then as
+ * `npm start` runs (development), where every page view is also copied into D1 for `npm run
+ * stats`, one local SQLite write per page that production does not make.
+ */
 async function benchThroughput() {
-  const { baseURL, stop } = await startServer({ persistTo: '.wrangler/bench-state' })
-  try {
-    // warm: the home page's copy stored, both routes compiled
-    for (let i = 0; i < 20; i++) {
-      await (await fetch(baseURL + '/')).arrayBuffer()
-      await (await fetch(baseURL + '/robots.txt')).arrayBuffer()
-    }
-    console.log(
-      '\nThroughput, 50 connections, 10 s each, wrangler dev on the build (as npm start):',
-    )
-    const cheap = await throughput(baseURL, '/robots.txt')
-    const home = await throughput(baseURL, '/')
-    const line = (name, r) =>
-      `  ${name.padEnd(14)} ${r.rps.toFixed(0).padStart(6)} req/s  p50 ${r.p50.toFixed(0).padStart(4)} ms  p99 ${r.p99.toFixed(0).padStart(4)} ms  (${Object.entries(
-        r.statuses,
+  for (const environment of ['production', 'development']) {
+    const { baseURL, stop } = await startServer({
+      persistTo: '.wrangler/bench-state',
+      vars: { ENVIRONMENT: environment },
+    })
+    try {
+      // warm: the home page's copy stored, both routes compiled
+      for (let i = 0; i < 20; i++) {
+        await (await fetch(baseURL + '/')).arrayBuffer()
+        await (await fetch(baseURL + '/robots.txt')).arrayBuffer()
+      }
+      console.log(
+        `\nThroughput, 50 connections, 10 s each, wrangler dev on the build, ENVIRONMENT=${environment}:`,
       )
-        .map(([k, n]) => `${k} ${n}`)
-        .join(', ')})`
-    console.log(line('/robots.txt', cheap))
-    console.log(line('/ (home)', home))
-    const ratio = home.rps / cheap.rps
-    console.log(
-      `  budget: home ${ratio.toFixed(2)}× the cheap route's, at least ${BUDGET.throughputRatio}× ${ratio >= BUDGET.throughputRatio ? 'OK' : 'UNDER'}`,
-    )
-  } finally {
-    stop()
+      const cheap = await throughput(baseURL, '/robots.txt')
+      const home = await throughput(baseURL, '/')
+      const line = (name, r) =>
+        `  ${name.padEnd(14)} ${r.rps.toFixed(0).padStart(6)} req/s  p50 ${r.p50.toFixed(0).padStart(4)} ms  p99 ${r.p99.toFixed(0).padStart(4)} ms  (${Object.entries(
+          r.statuses,
+        )
+          .map(([k, n]) => `${k} ${n}`)
+          .join(', ')})`
+      console.log(line('/robots.txt', cheap))
+      console.log(line('/ (home)', home))
+      const ratio = home.rps / cheap.rps
+      console.log(
+        environment === 'production'
+          ? `  budget: home ${ratio.toFixed(2)}× the cheap route's, at least ${BUDGET.throughputRatio}× ${ratio >= BUDGET.throughputRatio ? 'OK' : 'UNDER'}`
+          : `  home ${ratio.toFixed(2)}× the cheap route's (the development copy of each page view into D1 included)`,
+      )
+    } finally {
+      stop()
+    }
   }
 }
 

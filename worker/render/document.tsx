@@ -71,7 +71,10 @@ export function renderer(): MiddlewareHandler<AppEnv> {
       {
         stream: true,
         readableStreamOptions: {
-          nonce: c.get('secureHeadersNonce'),
+          // read when the page renders, after the edge cache may have put its placeholder in
+          get nonce() {
+            return c.get('secureHeadersNonce')
+          },
           // Scripts start as soon as the shell arrives, not after the whole stream.
           bootstrapModules: clientAssets.scripts,
         },
