@@ -1,7 +1,7 @@
 import { Icon } from '../../client/components/icon'
 import { LANGS, LANGUAGE_NAMES } from '../../client/lib/languages'
 import { langHref, usePage } from '../render/context'
-import { AccountArea } from './account-area'
+import { AccountArea, SignOutForm } from './account-area'
 import { Logo } from './logo'
 import { SERVICES_MENU } from '../data/services'
 import { navigation } from '../routes'
@@ -45,6 +45,32 @@ export function Header() {
           <AccountArea />
         </div>
         <MobileMenu />
+      </div>
+    </header>
+  )
+}
+
+/**
+ * The bar of the agency's own pages (the desk): the logo back to the site, the language, who
+ * is signed in and Sign Out. Nothing for visitors: no menus of services, no calls to action.
+ */
+export function WorkspaceBar() {
+  const { user } = usePage()
+  return (
+    <header className="border-b border-slate-200 bg-white">
+      <div className="container flex h-14 items-center justify-between gap-4">
+        <Logo />
+        <div className="flex items-center gap-2">
+          <LanguageMenu />
+          {user && (
+            <>
+              <span className="hidden text-sm text-ink-600 sm:inline">
+                <bdi>{user.email}</bdi>
+              </span>
+              <SignOutForm button="btn-ghost px-3 py-1.5 text-sm" />
+            </>
+          )}
+        </div>
       </div>
     </header>
   )

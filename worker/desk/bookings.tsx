@@ -40,6 +40,7 @@ deskBookings.get('/', async (c) => {
     />,
     {
       title: `${t('desk_bookings.title')} | ${t('meta.title_suffix')}`,
+      workspace: true,
       description: t('desk_bookings.description'),
     },
   )

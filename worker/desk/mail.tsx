@@ -58,6 +58,7 @@ deskMail.get('/', async (c) => {
     />,
     {
       title: `${t('desk.nav.mail')} | ${t('meta.title_suffix')}`,
+      workspace: true,
       description: t('desk.description'),
     },
   )

@@ -44,7 +44,11 @@ desk.get('/', async (c) => {
   const t = c.var.t
   return c.render(
     <DeskInboxPage filter={filter} leads={leads} next={next && writeCursor(next)} />,
-    { title: `${t('desk.leads')} | ${t('meta.title_suffix')}`, description: t('desk.description') },
+    {
+      title: `${t('desk.leads')} | ${t('meta.title_suffix')}`,
+      description: t('desk.description'),
+      workspace: true,
+    },
   )
 })
 
@@ -112,6 +116,7 @@ desk.get('/leads/:kind/:id', async (c) => {
     />,
     {
       title: `${lead.name || lead.email} | ${t('meta.title_suffix')}`,
+      workspace: true,
       description: t('desk.description'),
     },
   )

@@ -19,6 +19,7 @@ deskVisits.get('/', async (c) => {
   const t = c.var.t
   return c.render(<DeskVisitsPage report={report} />, {
     title: `${t('desk_visits.title')} | ${t('meta.title_suffix')}`,
+    workspace: true,
     description: t('desk_visits.description'),
   })
 })

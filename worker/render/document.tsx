@@ -9,7 +9,7 @@ import { ConsentBanner } from '../components/consent-banner'
 import { Footer } from '../components/footer'
 import { FLASH_COOKIE } from './flash'
 import { hasTrackers } from '../config'
-import { Header } from '../components/header'
+import { Header, WorkspaceBar } from '../components/header'
 import { BookingDialog, FloatingActions, Splash } from '../components/overlays'
 import { NoticeHost, WelcomePopup } from '../components/welcome-popup'
 import type { AppEnv } from '../env'
@@ -24,6 +24,11 @@ declare module '@hono/react-renderer' {
     canonicalPath?: string
     /** Only the page itself: no navigation, footer or overlays (the booking page in its dialog). */
     bare?: boolean
+    /**
+     * The agency's own pages (the desk): a slim bar of their own instead of the site's
+     * navigation, footer and visitor overlays (WhatsApp, booking, welcome popup, splash).
+     */
+    workspace?: boolean
     /** Social card picture of the page type; default the generic one. */
     image?: PageImage
     ogType?: 'website' | 'article'
@@ -50,12 +55,24 @@ function takeFlash(c: Context<AppEnv>): string | undefined {
 export function renderer(): MiddlewareHandler<AppEnv> {
   return async function renderer(c, next) {
     await reactRenderer(
-      ({ children, title, description, canonicalPath, bare, image, ogType, jsonLd, noindex }) => (
+      ({
+        children,
+        title,
+        description,
+        canonicalPath,
+        bare,
+        workspace,
+        image,
+        ogType,
+        jsonLd,
+        noindex,
+      }) => (
         <Document
           title={title}
           description={description}
           canonicalPath={canonicalPath}
           bare={bare}
+          workspace={workspace}
           image={image ?? 'page'}
           ogType={ogType ?? 'website'}
           jsonLd={jsonLdScript([organization(c), ...(jsonLd ?? [])])}
@@ -94,6 +111,7 @@ interface DocumentProps {
   description: string
   canonicalPath?: string
   bare?: boolean
+  workspace?: boolean
   image: PageImage
   ogType: 'website' | 'article'
   jsonLd: string
@@ -112,6 +130,7 @@ function Document({
   description,
   canonicalPath,
   bare = false,
+  workspace = false,
   image,
   ogType,
   jsonLd,
@@ -177,13 +196,26 @@ function Document({
       </head>
       <body
         className="min-h-screen bg-white font-sans text-ink-900 antialiased"
-        data-trackers={hasTrackers(config) ? JSON.stringify(config.trackers) : undefined}
-        data-consent={hasTrackers(config) ? consent : undefined}
+        // never on the agency's own pages: their titles name the people who wrote in
+        data-trackers={
+          hasTrackers(config) && !workspace ? JSON.stringify(config.trackers) : undefined
+        }
+        data-consent={hasTrackers(config) && !workspace ? consent : undefined}
         data-flash={flash}
         data-session={user ? user.email : ''}
       >
         {bare ? (
           <main id="main">{children}</main>
+        ) : workspace ? (
+          <>
+            <a href="#main" className="skip-link btn-primary">
+              {t('nav.skip')}
+            </a>
+            <WorkspaceBar />
+            <main id="main" tabIndex={-1} className="outline-none">
+              {children}
+            </main>
+          </>
         ) : (
           <>
             {!quiet && <Splash />}

@@ -1,10 +1,11 @@
-import { env } from 'cloudflare:test'
+import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
 import en from '../../../locales/en.json'
 import { csvCell } from '../../../worker/desk/csv'
 import { SITE, unique } from '../auth/helpers'
 import { get, person, post } from './helpers'
 import { delivered } from '../mail/helpers'
+import app from '../../../worker/index'
 
 // The agency's desk: only staff with a second factor get in; what they do is audited.
 
@@ -147,6 +148,34 @@ describe('the search', { timeout: 60_000 }, () => {
 })
 
 describe('the CSV export', () => {
+  it("shows staff their own bar: no visitors' overlays, and no trackers even when configured", async () => {
+    const staff = await person({ staff: true, secondFactor: true })
+    const ctx = createExecutionContext()
+    const res = await app.fetch(
+      new Request(`${SITE}/desk`, {
+        headers: { Cookie: `${staff.cookie}; tracking-consent=granted` },
+      }),
+      { ...env, GA_MEASUREMENT_ID: 'G-TEST123' },
+      ctx,
+    )
+    const html = await res.text()
+    await waitOnExecutionContext(ctx)
+    expect(res.status).toBe(200)
+    expect(res.headers.get('x-render')).toBe('bypass')
+    expect(html).toContain(staff.email)
+    expect(html).toContain('action="/auth/sign-out"')
+    for (const visitorsOnly of [
+      'wa.me/',
+      'id="booking-dialog"',
+      'id="welcome-popup"',
+      'id="consult-widget"',
+      'id="splash"',
+      'data-trackers',
+      '<footer',
+    ])
+      expect(html).not.toContain(visitorsOnly)
+  })
+
   it('neutralises formulas and quotes what needs quoting', () => {
     for (const danger of ['=1+1', '+1', '-1', '@SUM(A1)', '\tx', '\rx'])
       expect(csvCell(danger).replace(/^"/, '').startsWith("'")).toBe(true)
