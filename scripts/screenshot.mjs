@@ -1,5 +1,7 @@
 // Screenshots of a page in a language and viewport, to look at what visitors see.
 // Usage: node scripts/screenshot.mjs [path] [lang] [desktop|phone] [out.png] [--full]
+// COOKIE='sb-access-token=…; sb-refresh-token=…' shows the page as that session sees it (the
+// desk, the account page).
 import { chromium } from 'playwright-core'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './lib/server.mjs'
 
@@ -10,6 +12,13 @@ const base = process.env.BASE_URL ?? 'http://127.0.0.1:8787'
 const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS })
 const viewport = device === 'phone' ? { width: 390, height: 844 } : { width: 1366, height: 900 }
 const context = await browser.newContext({ viewport, deviceScaleFactor: 1 })
+if (process.env.COOKIE)
+  await context.addCookies(
+    process.env.COOKIE.split(/;\s*/).map((pair) => {
+      const [name, ...value] = pair.split('=')
+      return { name, value: value.join('='), url: base }
+    }),
+  )
 // what a visitor sees once the splash and the welcome popup are behind them
 await context.addInitScript(() => {
   sessionStorage.setItem('splash-seen', '1')
