@@ -651,15 +651,19 @@ async function benchDeskRender() {
   const DB = {
     prepare: (sql) => statement(timedSync(() => d1.prepare(sql))),
     batch: timed((list) => d1.batch(list.map((s) => s[RAW]))),
+    // one local database: a read-replication session is the database itself
+    withSession: () => ({ ...DB, getBookmark: () => null }),
   }
   const ctx = { waitUntil() {}, passThroughOnException() {} }
+  // one env for every request, as an isolate has
+  const deskEnv = { ...env, ...keys, DB }
   const lessD1 = []
   const render = async (path, lang) => {
     inD1 = 0
     const start = process.cpuUsage()
     const res = await worker.fetch(
       new Request(base + withLang(path, lang), { headers: { Cookie: cookie } }),
-      { ...env, ...keys, DB },
+      deskEnv,
       ctx,
     )
     const html = await res.text()
@@ -674,15 +678,22 @@ async function benchDeskRender() {
     `\nDesk server CPU in Node, ms (${runs} in en and ${runs} in ar, after warm-up; ${DESK_LEADS.toLocaleString('en')} leads):`,
   )
   console.log(header)
-  const verdictLine = await sampleDesk(paths, render)
-  // the same samples less the D1 client's share: the guard, building the queries, the render
+  await sampleDesk(paths, render)
+  // The same samples less the D1 client's share: the guard, building the queries, the render.
+  // This is the budget's figure: Miniflare's client in Node is a synchronous proxy far dearer
+  // than a Worker's binding, whose queries run outside the isolate.
   console.log('  the same less the D1 client (its CPU in Node; SQLite itself runs in workerd):')
+  let worst = 0
   for (const [label] of paths) {
     // each page's calls: 10 of warm-up and `runs` samples in en, then the same in ar
     const calls = lessD1.splice(0, 2 * (runs + 10))
-    console.log(row(label, [...calls.slice(10, 10 + runs), ...calls.slice(runs + 20)]))
+    const samples = [...calls.slice(10, 10 + runs), ...calls.slice(runs + 20)]
+    console.log(row(label, samples))
+    worst = Math.max(worst, pct(samples, 0.95))
   }
-  console.log(`  budget: ${verdictLine}`)
+  console.log(
+    `  budget: worst p95 ${worst.toFixed(2)} ms of ${BUDGET.cpuMs} ms ${worst < BUDGET.cpuMs ? 'OK' : 'OVER'} (less the D1 client; p95 and max include full GCs on the one thread)`,
+  )
   await mf.dispose()
 }
 
