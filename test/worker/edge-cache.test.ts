@@ -1,6 +1,7 @@
 import { createExecutionContext, env, SELF, waitOnExecutionContext } from 'cloudflare:test'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { SITE, unique } from './auth/helpers'
+import { person } from './desk/helpers'
 import en from '../../locales/en.json'
 import app from '../../worker/index'
 import { FRESH_SECONDS, NONCE_PLACEHOLDER } from '../../worker/render/edge-cache'
@@ -134,23 +135,7 @@ describe('the edge cache of anonymous pages', () => {
     expect((await site.get('/contact')).render).toBe('hit')
 
     // signed in: the Account menu and their address, never the anonymous copy
-    const email = unique('cache')
-    const signUp = await SELF.fetch(`${SITE}/auth/sign-up`, {
-      method: 'POST',
-      redirect: 'manual',
-      headers: {
-        'Content-Type': 'application/x-www-form-urlencoded',
-        Origin: SITE,
-        'CF-Connecting-IP': '198.51.100.77',
-      },
-      body: new URLSearchParams({ email, password: 'correct horse 1' }).toString(),
-    })
-    const jar = signUp.headers
-      .getSetCookie()
-      .map((c) => c.split(';')[0])
-      .filter((c) => c.startsWith('sb-'))
-      .join('; ')
-    expect(jar).toContain('sb-access-token=')
+    const { email, cookie: jar } = await person({ staff: false, secondFactor: false })
     const signedIn = await site.get('/contact', { Cookie: jar })
     expect(signedIn.render).toBe('bypass')
     expect(signedIn.body).toContain(email)
