@@ -59,7 +59,10 @@ export function d1Session(): MiddlewareHandler<AppEnv> {
         SAFE_METHODS.includes(c.req.method) ? (bookmark ?? 'first-unconstrained') : 'first-primary',
       ))
     let wrote = false
-    c.env = { ...c.env, DB: sessionDatabase(db, open, () => (wrote = true)) }
+    // the shared env underneath, only DB of this request's own (no copy of every binding)
+    c.env = Object.create(c.env, {
+      DB: { value: sessionDatabase(db, open, () => (wrote = true)), enumerable: true },
+    }) as AppEnv['Bindings']
     await next()
     const latest = session?.getBookmark()
     // bookmarks sort oldest to newest as strings

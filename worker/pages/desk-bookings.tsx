@@ -2,7 +2,7 @@ import { formatInTimeZone } from 'date-fns-tz'
 import { zoneName } from '../../client/islands/booking-form'
 import type { Booking } from '../db/bookings'
 import { usePage } from '../render/context'
-import { DeskHeader } from './desk'
+import { DeskHeader, DeskNotice } from './desk'
 
 /** What the last cancel or move did, as the page after it says (?done=). */
 export const DESK_BOOKINGS_DONE = ['cancelled', 'moved', 'taken', 'gone'] as const
@@ -59,14 +59,7 @@ export function DeskBookingsPage({
             ? t('desk_bookings.count', { count: String(bookings.length) })
             : t('desk_bookings.none')}
         </p>
-        {done && (
-          <p
-            role="status"
-            className={`m-0 rounded-lg p-3 text-sm ${ok ? 'bg-green-50 text-green-800' : 'bg-amber-50 text-amber-900'}`}
-          >
-            {t(`desk_bookings.done.${done}`)}
-          </p>
-        )}
+        {done && <DeskNotice ok={ok}>{t(`desk_bookings.done.${done}`)}</DeskNotice>}
         {byDay(bookings, (b) => b.slotStart, timeZone).map((day) => (
           <section key={day[0].slotStart} aria-labelledby={`day-${day[0].id}`}>
             <h2 id={`day-${day[0].id}`} className="m-0 mb-3 text-xl font-bold text-ink-900">

@@ -1,7 +1,7 @@
 import type { OutboxRow } from '../db/outbox'
 import { formatDateTime } from '../i18n/format'
 import { usePage } from '../render/context'
-import { DeskHeader } from './desk'
+import { DeskHeader, DeskNotice } from './desk'
 
 type MailLine = Pick<
   OutboxRow,
@@ -43,11 +43,7 @@ export function DeskMailPage({
             ))}
           </ul>
         </nav>
-        {done && (
-          <p role="status" className="m-0 rounded-lg bg-green-50 p-3 text-sm text-green-800">
-            {t('desk.resent')}
-          </p>
-        )}
+        {done && <DeskNotice>{t('desk.resent')}</DeskNotice>}
         {mails.length === 0 ? (
           <p className="m-0 text-ink-600">{t('desk.no_mail')}</p>
         ) : (

@@ -20,6 +20,26 @@ const DESK_SECTIONS = [
   { href: '/desk/visits', key: 'desk.nav.visits' },
 ] as const
 
+/** The outcome of a staff action, announced: done (green) or refused (amber). */
+export function DeskNotice({
+  ok = true,
+  className = '',
+  children,
+}: {
+  ok?: boolean
+  className?: string
+  children: React.ReactNode
+}) {
+  return (
+    <p
+      role="status"
+      className={`m-0 rounded-lg p-3 text-sm ${ok ? 'bg-green-50 text-green-800' : 'bg-amber-50 text-amber-900'} ${className}`}
+    >
+      {children}
+    </p>
+  )
+}
+
 /** Every desk page's top: where the staff member is, and the other sections. */
 export function DeskHeader({
   title,
@@ -262,11 +282,7 @@ export function DeskLeadPage({
           <h2 id="mark-title" className="m-0 text-xl font-bold">
             {t('desk.mark')}
           </h2>
-          {saved && (
-            <p role="status" className="m-0 mt-3 rounded-lg bg-green-50 p-3 text-sm text-green-800">
-              {t('desk.saved')}
-            </p>
-          )}
+          {saved && <DeskNotice className="mt-3">{t('desk.saved')}</DeskNotice>}
           <form
             method="post"
             action={`/desk/leads/${lead.kind}/${lead.id}`}

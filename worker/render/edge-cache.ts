@@ -32,7 +32,7 @@ export const FRESH_SECONDS = 300
 /** Kept at most this long (a stale page is still served while its successor renders). */
 const KEEP_SECONDS = 86_400
 /** All cached pages carry this tag: `npm run purge -- --remote` purges by it. */
-export const CACHE_TAG = 'site-pages'
+const CACHE_TAG = 'site-pages'
 const STORED_AT = 'x-stored-at'
 /** An internal request that renders the page again and stores it (stale-while-revalidate). */
 const REFRESH_HEADER = 'x-render-refresh'
@@ -47,7 +47,7 @@ const deploys = new WeakMap<SiteConfig, Promise<string>>()
  * themselves, so a page never outlives the code or configuration that rendered it. Hashed once
  * per settings object (readConfig keeps one per isolate's bindings and origin).
  */
-export function deployId(c: Context<AppEnv>): Promise<string> {
+function deployId(c: Context<AppEnv>): Promise<string> {
   const config = c.var.config
   let id = deploys.get(config)
   if (!id) {
@@ -59,18 +59,18 @@ export function deployId(c: Context<AppEnv>): Promise<string> {
   return id
 }
 
-/** A request that carries someone's own state: session, MFA steps, a notice for this page. */
-function personal(c: Context<AppEnv>) {
-  if (c.var.user) return true
-  const cookies = getCookie(c)
-  return Object.keys(cookies).some((name) => name.startsWith('sb-') || name === FLASH_COOKIE)
-}
+/** A cookie of someone's own state: the session and MFA steps (sb-*), a notice for this page. */
+const isPersonalCookie = (name: string) => name.startsWith('sb-') || name === FLASH_COOKIE
+
+/** A request that carries someone's own state. */
+const personal = (c: Context<AppEnv>) =>
+  Boolean(c.var.user) || Object.keys(getCookie(c)).some(isPersonalCookie)
 
 /**
  * The cache key: one URL per variant of the HTML (see above), never the visitor's cookies.
  * Built as a string: it is made on every request, and the memory tier needs nothing more.
  */
-export async function cacheKey(c: Context<AppEnv>, query: readonly string[] = []) {
+async function cacheKey(c: Context<AppEnv>, query: readonly string[] = []) {
   const url = c.req.url
   const queryAt = url.indexOf('?')
   let key =
@@ -207,7 +207,7 @@ const refreshing = new Set<string>()
 function refresh(c: Context<AppEnv>, key: string) {
   const headers = new Headers({ [REFRESH_HEADER]: '1' })
   const cookies = Object.entries(getCookie(c))
-    .filter(([name]) => !name.startsWith('sb-') && name !== FLASH_COOKIE)
+    .filter(([name]) => !isPersonalCookie(name))
     .map(([name, value]) => `${name}=${encodeURIComponent(value)}`)
   if (cookies.length) headers.set('Cookie', cookies.join('; '))
   const accept = c.req.header('Accept-Language')
@@ -232,11 +232,8 @@ export function edgeCache(query: readonly string[] = []): MiddlewareHandler<AppE
   return async function edgeCache(c, next) {
     // (no Cache API where the worker runs outside workerd, as in the bench's Node renders)
     const cache = (globalThis as { caches?: CacheStorage }).caches?.default
-    if (!cache || c.req.method !== 'GET' || personal(c)) {
-      await next()
-      c.header(RENDER_HEADER, 'bypass')
-      return
-    }
+    // a bypass is marked by the renderer, as every page outside the cache is
+    if (!cache || c.req.method !== 'GET' || personal(c)) return next()
     const nonce = c.get('secureHeadersNonce') ?? ''
     const key = await cacheKey(c, query)
     if (!isRefresh(c)) {

@@ -1,6 +1,7 @@
 import { env, SELF } from 'cloudflare:test'
 import { expect } from 'vitest'
 import { client, codeFor, SITE, unique } from '../auth/helpers'
+import { postForm } from '../privacy/helpers'
 
 /** What the desk tests share: people with and without the staff role and a second factor. */
 
@@ -37,13 +38,4 @@ export const get = (path: string, cookie?: string) =>
 
 /** A desk form posted from the desk's own page. */
 export const post = (path: string, fields: Record<string, string>, cookie?: string) =>
-  SELF.fetch(SITE + path, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: {
-      'Content-Type': 'application/x-www-form-urlencoded',
-      Origin: SITE,
-      ...(cookie ? { Cookie: cookie } : {}),
-    },
-    body: new URLSearchParams(fields).toString(),
-  })
+  postForm(path, fields, cookie ? { Cookie: cookie } : {})

@@ -1,8 +1,9 @@
 import { env, SELF } from 'cloudflare:test'
 import { delivered } from '../mail/helpers'
+import { SITE } from '../auth/helpers'
 
 /** What the consent and data-rights tests share. */
-export const SITE = 'https://example.com'
+export { SITE } from '../auth/helpers'
 
 let n = 0
 /** A client of its own each time: the lead forms are limited per IP. */
