@@ -27,6 +27,7 @@ import { desk } from './desk/routes'
 import { feeds } from './feeds'
 import { pages, renderNotFound } from './pages'
 import { renderer } from './render/document'
+import { answerFromMemory, keepAnswer } from './render/edge-memory'
 
 const app = new Hono<AppEnv>()
 
@@ -88,7 +89,14 @@ app.onError((err, c) => {
 })
 
 export default {
-  fetch: app.fetch,
+  // a page this isolate keeps is answered before the app (render/edge-memory.ts)
+  async fetch(request: Request, env: Bindings, ctx: ExecutionContext) {
+    const kept = answerFromMemory(request, env, ctx)
+    if (kept) return kept
+    const res = await app.fetch(request, env, ctx)
+    keepAnswer(request, res)
+    return res
+  },
   /** E-mail delivery (worker/mail/queue.ts). */
   queue: consumeMail,
   /** Stale e-mails back on the queue, newsletters; daily: the agency's digest, clean-up. */

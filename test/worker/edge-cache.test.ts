@@ -4,7 +4,9 @@ import { SITE, unique } from './auth/helpers'
 import { person } from './desk/helpers'
 import en from '../../locales/en.json'
 import app from '../../worker/index'
-import { FRESH_SECONDS, NONCE_PLACEHOLDER } from '../../worker/render/edge-cache'
+import { NONCE_PLACEHOLDER } from '../../worker/render/cache-key'
+import { FRESH_SECONDS } from '../../worker/render/edge-cache'
+import { answerFromMemory } from '../../worker/render/edge-memory'
 
 type Point = { indexes: string[]; blobs: string[] }
 
@@ -199,6 +201,65 @@ describe('the edge cache of anonymous pages', () => {
     expect(new Set(missingNonce.inPage)).toEqual(new Set([missingNonce.header]))
     expect((await site.get('/book')).render).toBe('bypass')
     expect((await site.get('/auth')).render).toBe('bypass')
+  })
+})
+
+describe("the isolate's memory", () => {
+  it('answers a page it keeps before the app: the same headers and bytes, a nonce of its own', async () => {
+    const site = deploy()
+    const first = await site.get('/portfolio', { 'Accept-Language': 'fr' })
+    expect(first.render).toBe('miss')
+    const ctx = createExecutionContext()
+    const kept = answerFromMemory(
+      new Request(SITE + '/portfolio?utm_source=ad', { headers: { 'Accept-Language': 'fr' } }),
+      site.env as never,
+      ctx,
+    )
+    expect(kept).toBeDefined()
+    const body = await kept!.text()
+    await waitOnExecutionContext(ctx)
+    expect(kept!.headers.get('x-render')).toBe('hit')
+    const a = nonces(first.res, first.body)
+    const b = nonces(kept!, body)
+    expect(b.header).toBeTruthy()
+    expect(b.header).not.toBe(a.header)
+    expect(new Set(b.inPage)).toEqual(new Set([b.header]))
+    // (the render's rewriter writes a void tag it touched as `<link … />`, the same element)
+    expect(body).toBe(first.body.replaceAll(a.header!, b.header!).replaceAll('" />', '"/>'))
+    // every header the app sent, the nonce and the path aside
+    const perResponse = ['content-security-policy', 'x-render', 'age', 'date']
+    const of = (res: Response) =>
+      [...res.headers].filter(([name]) => !perResponse.includes(name)).sort()
+    expect(of(kept!)).toEqual(of(first.res))
+    expect(kept!.headers.get('Content-Security-Policy')).toBe(
+      first.res.headers.get('Content-Security-Policy')!.replaceAll(a.header!, b.header!),
+    )
+    // and the visit counted, in its language
+    const views = site.points.filter((p) => p.indexes[0] === 'pageview')
+    expect(views.map((p) => [p.blobs[0], p.blobs[1]])).toEqual([
+      ['/portfolio', 'fr'],
+      ['/portfolio', 'fr'],
+    ])
+  })
+
+  it('leaves to the app whatever is not an anonymous read of a page it keeps', async () => {
+    const site = deploy()
+    await site.get('/faq')
+    const ask = (init: RequestInit & { path?: string } = {}, env = site.env) =>
+      answerFromMemory(
+        new Request(SITE + (init.path ?? '/faq'), init),
+        env as never,
+        createExecutionContext(),
+      )
+    expect(ask()).toBeDefined()
+    expect(ask({ headers: { Cookie: 'sb-access-token=x' } })).toBeUndefined()
+    expect(ask({ headers: { Cookie: 'flash=%7B%7D' } })).toBeUndefined()
+    expect(ask({ path: '/faq?lang=en' })).toBeUndefined()
+    expect(ask({ method: 'HEAD' })).toBeUndefined()
+    expect(ask({ headers: { 'Accept-Language': 'es' } })).toBeUndefined()
+    expect(ask({ path: '/pricing' })).toBeUndefined()
+    expect(ask({ headers: { 'x-render-refresh': '1' } })).toBeUndefined()
+    expect(ask({}, deploy().env)).toBeUndefined()
   })
 })
 

@@ -1,6 +1,6 @@
 import type { Context } from 'hono'
 import { isbot } from 'isbot'
-import type { AppEnv } from '../env'
+import type { AppEnv, Bindings } from '../env'
 
 /**
  * One data point in Workers Analytics Engine. The blob and double positions are the dataset's
@@ -37,55 +37,85 @@ export function referrerHost(referrer: string | undefined, ownUrl: string): stri
   }
 }
 
-export function dataPointOf(c: Context<AppEnv>, p: DataPoint): AnalyticsEngineDataPoint {
-  const cf = (c.req.raw as Request & { cf?: { country?: string; colo?: string } }).cf
-  const ua = c.req.header('User-Agent') ?? ''
+/**
+ * What a data point says of a request: from Hono's context, or from the edge's memory, which
+ * answers a cached page before the app (render/edge-memory.ts).
+ */
+export interface Visit {
+  request: Request
+  env: Bindings
+  lang: string
+  signedIn: boolean
+  /** The execution context's, when there is one (a unit test calling the app has none). */
+  waitUntil?: (promise: Promise<unknown>) => void
+}
+
+export function visitOf(c: Context<AppEnv>): Visit {
+  let waitUntil: Visit['waitUntil']
+  try {
+    const ctx = c.executionCtx
+    waitUntil = (promise) => ctx.waitUntil(promise)
+  } catch {
+    // no execution context: the write runs in the background
+  }
+  return {
+    request: c.req.raw,
+    env: c.env,
+    lang: c.var.lang ?? '',
+    signedIn: Boolean(c.var.signedIn),
+    waitUntil,
+  }
+}
+
+export function dataPointOf(visit: Visit, p: DataPoint): AnalyticsEngineDataPoint {
+  const { request } = visit
+  const cf = (request as Request & { cf?: { country?: string; colo?: string } }).cf
+  const ua = request.headers.get('User-Agent') ?? ''
   return {
     indexes: [p.event],
     blobs: [
       p.path,
-      c.var.lang ?? '',
+      visit.lang,
       cf?.country ?? '',
       cf?.colo ?? '',
-      referrerHost(c.req.header('Referer'), c.req.url),
+      referrerHost(request.headers.get('Referer') ?? undefined, request.url),
       deviceClass(ua),
       isbot(ua) ? 'bot' : 'human',
-      c.var.signedIn ? 'signed-in' : 'signed-out',
+      visit.signedIn ? 'signed-in' : 'signed-out',
       p.props ? JSON.stringify(p.props) : '',
     ],
     doubles: [p.status ?? 200, p.renderMs ?? 0, 1],
   }
 }
 
+/** A data point of this request (see recordVisit). */
+export const record = (c: Context<AppEnv>, p: DataPoint) => recordVisit(visitOf(c), p)
+
 /**
- * Records a data point without ever delaying or breaking the response: the write happens
- * after it, and a failure is logged, not thrown. In development a copy goes to D1 for stats.
+ * Records a data point without ever delaying or breaking the response: Analytics Engine's
+ * write is non-blocking, and a failure is logged, not thrown. In development a copy goes to D1
+ * for stats, after the response.
  */
-export function record(c: Context<AppEnv>, p: DataPoint) {
+export function recordVisit(visit: Visit, p: DataPoint) {
   let point: AnalyticsEngineDataPoint
   try {
-    point = dataPointOf(c, p)
+    point = dataPointOf(visit, p)
   } catch (err) {
     console.error('analytics: could not describe the request', err)
     return
   }
-  const write = async () => {
-    try {
-      c.env.ANALYTICS?.writeDataPoint(point)
-    } catch (err) {
-      console.error('analytics: write failed', err)
-    }
-    if (c.env.ENVIRONMENT === 'development') {
-      await c.env.DB.prepare('INSERT INTO dev_analytics (index1, blobs, doubles) VALUES (?, ?, ?)')
-        .bind(point.indexes![0], JSON.stringify(point.blobs), JSON.stringify(point.doubles))
-        .run()
-        .catch((err: unknown) => console.error('analytics: dev mirror failed', err))
-    }
-  }
+  const { env } = visit
   try {
-    c.executionCtx.waitUntil(write())
-  } catch {
-    // no execution context (a unit test calling the app directly): write in the background
-    void write()
+    env.ANALYTICS?.writeDataPoint(point)
+  } catch (err) {
+    console.error('analytics: write failed', err)
   }
+  if (env.ENVIRONMENT !== 'development') return
+  const mirror = env.DB.prepare(
+    'INSERT INTO dev_analytics (index1, blobs, doubles) VALUES (?, ?, ?)',
+  )
+    .bind(point.indexes![0], JSON.stringify(point.blobs), JSON.stringify(point.doubles))
+    .run()
+    .catch((err: unknown) => console.error('analytics: dev mirror failed', err))
+  if (visit.waitUntil) visit.waitUntil(mirror)
 }

@@ -1,4 +1,5 @@
 import { Hono, type Context } from 'hono'
+import { getCookie } from 'hono/cookie'
 import * as v from 'valibot'
 import {
   createOneTimeToken,
@@ -13,8 +14,8 @@ import {
   updateUser,
 } from './db'
 import { readConfig } from '../config'
-import type { Lang } from '../../client/lib/languages'
-import { detectLanguage } from '../middleware/i18n'
+import { LANG_STORAGE_KEY } from '../../client/lib/languages'
+import { chooseLanguage } from '../i18n/negotiate'
 import { createTranslator } from '../i18n/translator'
 import type { AppEnv } from '../env'
 import { limitBody } from '../middleware/form-guard'
@@ -49,8 +50,6 @@ import { hashPassword, verifyPassword } from './passwords'
  */
 export const authService = new Hono<AppEnv>()
 
-const mailLanguage = detectLanguage()
-
 authService.onError((err, c) => {
   if (err instanceof AuthConfigError) return authError(c, 503, 'unexpected_failure', err.message)
   console.error('auth service', err)
@@ -66,12 +65,14 @@ authService.use(async (c, next) => {
   if (!c.var.config) c.set('config', readConfig(c.env, c.req.url))
   if (typeof c.var.t === 'function') return next()
   // the site passes its visitor's language on, for the e-mails the service sends
-  return mailLanguage(c, async () => {
-    const lang = c.get('language') as Lang
-    c.set('lang', lang)
-    c.set('t', createTranslator(lang))
-    await next()
-  })
+  const { lang } = chooseLanguage(
+    c.req.query('lang'),
+    getCookie(c, LANG_STORAGE_KEY),
+    c.req.header('Accept-Language'),
+  )
+  c.set('lang', lang)
+  c.set('t', createTranslator(lang))
+  await next()
 })
 // With a hosted service configured (AUTH_URL) the built-in one is not there at all.
 authService.use(async (c, next) => (c.env.AUTH_URL ? c.notFound() : next()))

@@ -1,7 +1,8 @@
 import type { MiddlewareHandler } from 'hono'
 import { record } from '../analytics/record'
 import type { AppEnv } from '../env'
-import { isRefresh, RENDER_HEADER } from '../render/edge-cache'
+import { RENDER_HEADER } from '../render/cache-key'
+import { isRefresh } from '../render/edge-cache'
 
 /**
  * One data point per rendered page, written once the streamed HTML has been sent, so it never

@@ -1,11 +1,25 @@
 import type { Context, MiddlewareHandler } from 'hono'
 import { getCookie } from 'hono/cookie'
-import clientAssets from 'virtual:client-assets'
-import type { SiteConfig } from '../config'
 import type { AppEnv } from '../env'
-import { sha256Hex } from '../hash'
+import {
+  cacheKey,
+  deployId,
+  isPersonalCookie,
+  NONCE_PLACEHOLDER,
+  pageOf,
+  REFRESH_HEADER,
+  RENDER_HEADER,
+} from './cache-key'
 import { consentOf } from './consent'
-import { FLASH_COOKIE } from './flash'
+import {
+  copyOf,
+  forget,
+  recalled,
+  remember,
+  willAnswer,
+  withNonceJoined,
+  type Copy,
+} from './edge-memory'
 
 /**
  * The edge keeps what it rendered for anonymous visitors (Workers Cache API, one copy per data
@@ -18,14 +32,12 @@ import { FLASH_COOKIE } from './flash'
  * has this response's nonce written in, so the Content-Security-Policy stays nonce-based and no
  * two responses share a nonce. A render streams through an HTMLRewriter that sets every `nonce`
  * attribute; a hit is whole in memory, cut at the placeholders once, and joined around this
- * response's nonce: the same bytes as the rewriter's for a fifth of the cost of a hit (bench:
- * home-page throughput 0.62× → 0.74–0.84× of /robots.txt without the rewriter). The placeholder
- * is new with every build and only the renderer writes it, into nonce attributes: no page
- * content can carry it.
+ * response's nonce (edge-memory.ts). The placeholder is new with every build and only the
+ * renderer writes it, into nonce attributes: no page content can carry it.
+ *
+ * Copies in the isolate's memory are answered before the app runs (edge-memory.ts); this
+ * middleware answers the rest: copies from the Cache API, stale copies, `?lang=` choices, misses.
  */
-
-/** Rendered into `nonce="…"` attributes of a page meant for the cache, replaced on the way out. */
-export const NONCE_PLACEHOLDER = `nonce-${clientAssets.build}`
 
 /** Fresh for this long; after that a hit is served and the page rendered again in the background. */
 export const FRESH_SECONDS = 300
@@ -34,53 +46,21 @@ const KEEP_SECONDS = 86_400
 /** All cached pages carry this tag: `npm run purge -- --remote` purges by it. */
 const CACHE_TAG = 'site-pages'
 const STORED_AT = 'x-stored-at'
-/** An internal request that renders the page again and stores it (stale-while-revalidate). */
-const REFRESH_HEADER = 'x-render-refresh'
-
-export const RENDER_HEADER = 'x-render'
-
-const deploys = new WeakMap<SiteConfig, Promise<string>>()
-
-/**
- * Identifies what the HTML was made from: this build, the Worker version in production
- * (CF_VERSION_METADATA: every deploy and every changed secret is a new one) and the settings
- * themselves, so a page never outlives the code or configuration that rendered it. Hashed once
- * per settings object (readConfig keeps one per isolate's bindings and origin).
- */
-function deployId(c: Context<AppEnv>): Promise<string> {
-  const config = c.var.config
-  let id = deploys.get(config)
-  if (!id) {
-    const version = c.env.CF_VERSION_METADATA?.id ?? ''
-    const text = JSON.stringify([clientAssets.build, version, config])
-    id = sha256Hex(text).then((hash) => `${clientAssets.build}.${hash.slice(0, 16)}`)
-    deploys.set(config, id)
-  }
-  return id
-}
-
-/** A cookie of someone's own state: the session and MFA steps (sb-*), a notice for this page. */
-const isPersonalCookie = (name: string) => name.startsWith('sb-') || name === FLASH_COOKIE
 
 /** A request that carries someone's own state. */
 const personal = (c: Context<AppEnv>) =>
   Boolean(c.var.user) || Object.keys(getCookie(c)).some(isPersonalCookie)
 
-/**
- * The cache key: one URL per variant of the HTML (see above), never the visitor's cookies.
- * Built as a string: it is made on every request, and the memory tier needs nothing more.
- */
-async function cacheKey(c: Context<AppEnv>, query: readonly string[] = []) {
-  const url = c.req.url
-  const queryAt = url.indexOf('?')
-  let key =
-    (queryAt === -1 ? url : url.slice(0, queryAt)) +
-    `?lang=${c.var.lang}&via=${c.var.langSource}&consent=${consentOf(c)}&build=${await deployId(c)}`
-  for (const name of query) {
-    const value = c.req.query(name)
-    if (value !== undefined) key += `&q.${name}=${encodeURIComponent(value)}`
-  }
-  return key
+/** This request's key (cache-key.ts). */
+async function keyOf(c: Context<AppEnv>, query: readonly string[]) {
+  return cacheKey({
+    page: pageOf(c.req.url),
+    lang: c.var.lang,
+    via: c.var.langSource,
+    consent: consentOf(c),
+    deploy: await deployId(c.var.config, c.env.CF_VERSION_METADATA?.id),
+    params: query.map((name) => [name, c.req.query(name)] as const),
+  })
 }
 
 /** Writes `nonce` into every element that carries one, streaming (a render on its way out). */
@@ -93,44 +73,6 @@ function withNonce(body: ReadableStream, headers: HeadersInit, nonce: string) {
   return rewriter.transform(new Response(body, { headers })).body!
 }
 
-/** A page as kept: its bytes (nonce placeholders in), its type, when it was rendered. */
-interface Copy {
-  bytes: Uint8Array
-  /** The bytes cut at each placeholder. */
-  parts: Uint8Array[]
-  type: string
-  storedAt: number
-}
-
-const encoder = new TextEncoder()
-
-function copyOf(bytes: Uint8Array, type: string, storedAt: number): Copy {
-  const parts = new TextDecoder()
-    .decode(bytes)
-    .split(NONCE_PLACEHOLDER)
-    .map((part) => encoder.encode(part))
-  return { bytes, parts, type, storedAt }
-}
-
-/** The copy's page with this response's nonce where the placeholders were. */
-function withNonceJoined(copy: Copy, nonce: string) {
-  const between = encoder.encode(nonce)
-  const out = new Uint8Array(
-    copy.parts.reduce((n, part) => n + part.byteLength, 0) +
-      between.byteLength * (copy.parts.length - 1),
-  )
-  let at = 0
-  copy.parts.forEach((part, i) => {
-    if (i > 0) {
-      out.set(between, at)
-      at += between.byteLength
-    }
-    out.set(part, at)
-    at += part.byteLength
-  })
-  return out
-}
-
 /** The copy for the Cache API: the page's body and type only (no cookies, no per-response headers). */
 const storable = (copy: Copy) =>
   new Response(copy.bytes, {
@@ -141,47 +83,6 @@ const storable = (copy: Copy) =>
       [STORED_AT]: String(copy.storedAt),
     },
   })
-
-/**
- * The isolate's own copies of its busiest pages, in front of the Cache API: a hit from memory
- * skips the cache lookup (a round trip, and the dearest part of a hit). Kept for a minute at
- * most, so a purge reaches them soon after it reaches the data centre's cache, and a few
- * megabytes at most (an isolate has 128 MB), least recently used out first.
- */
-const MEMORY_SECONDS = 60
-const MEMORY_BYTES = 4 * 1024 * 1024
-const memory = new Map<string, Copy>()
-let memoryBytes = 0
-
-/** A copy's bytes and its parts */
-const weight = (copy: Copy) => 2 * copy.bytes.byteLength
-
-function remember(key: string, copy: Copy) {
-  forget(key)
-  memory.set(key, copy)
-  memoryBytes += weight(copy)
-  for (const [oldest, old] of memory) {
-    if (memoryBytes <= MEMORY_BYTES) break
-    memory.delete(oldest)
-    memoryBytes -= weight(old)
-  }
-}
-
-function forget(key: string) {
-  const old = memory.get(key)
-  if (!old) return
-  memory.delete(key)
-  memoryBytes -= weight(old)
-}
-
-function recalled(key: string): Copy | undefined {
-  const copy = memory.get(key)
-  if (!copy) return undefined
-  forget(key)
-  if (Date.now() - copy.storedAt > MEMORY_SECONDS * 1000) return undefined
-  remember(key, copy) // most recently used now
-  return copy
-}
 
 /** The copy in the data centre's cache, read whole (it becomes the isolate's copy too). */
 async function fetched(cache: Cache, key: string): Promise<Copy | undefined> {
@@ -235,7 +136,8 @@ export function edgeCache(query: readonly string[] = []): MiddlewareHandler<AppE
     // a bypass is marked by the renderer, as every page outside the cache is
     if (!cache || c.req.method !== 'GET' || personal(c)) return next()
     const nonce = c.get('secureHeadersNonce') ?? ''
-    const key = await cacheKey(c, query)
+    const key = await keyOf(c, query)
+    willAnswer(c.req.raw, { key, page: pageOf(c.req.url), query, nonce })
     if (!isRefresh(c)) {
       let copy = recalled(key)
       if (!copy) {
