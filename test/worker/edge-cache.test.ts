@@ -2,6 +2,7 @@ import { createExecutionContext, env, SELF, waitOnExecutionContext } from 'cloud
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { SITE, unique } from './auth/helpers'
 import { person } from './desk/helpers'
+import ar from '../../locales/ar.json'
 import en from '../../locales/en.json'
 import app from '../../worker/index'
 import { NONCE_PLACEHOLDER } from '../../worker/render/cache-key'
@@ -292,5 +293,38 @@ describe('a stale page', () => {
       },
       { timeout: 5_000, interval: 100 },
     )
+  })
+})
+
+describe('the page tail', () => {
+  it('is the same HTML whether rendered with the page or pasted from the first render', async () => {
+    const site = deploy({ GA_MEASUREMENT_ID: 'G-TEST123' })
+    // a refresh renders every time (the edge re-rendering a stale page)
+    const render = async (path: string, headers: Record<string, string> = {}) => {
+      const { res, body } = await site.get(path, { 'x-render-refresh': '1', ...headers })
+      const nonce = nonces(res, body).header!
+      return body.replaceAll(nonce, 'NONCE').replaceAll('" />', '"/>')
+    }
+    const tail = (html: string) => html.slice(html.indexOf('</main>'))
+    const variants: Record<string, string>[] = [
+      {},
+      { 'Accept-Language': 'ar' },
+      { Cookie: 'tracking-consent=granted' },
+    ]
+    for (const headers of variants) {
+      const first = await render('/contact', headers)
+      const again = await render('/contact', headers)
+      expect(again).toBe(first)
+      const other = await render('/about', headers)
+      expect(tail(other)).toBe(tail(first))
+    }
+    const arabic = tail(await render('/faq', { 'Accept-Language': 'ar' }))
+    expect(arabic).toContain('<footer')
+    expect(arabic).toContain(ar.footer.rights)
+    expect(arabic).not.toContain(en.footer.rights)
+    expect(arabic).toContain('data-island="newsletter-form"')
+    const granted = tail(await render('/faq', { Cookie: 'tracking-consent=granted' }))
+    const unset = tail(await render('/faq'))
+    expect(granted).not.toBe(unset)
   })
 })

@@ -1,10 +1,20 @@
 import { useRequestContext } from '@hono/react-renderer'
 import type { Context } from 'hono'
+import { createContext, useContext } from 'react'
 import type { AppEnv } from '../env'
+
+/**
+ * The request, for a part of a page rendered on its own (render/page-tail.tsx): the renderer's
+ * own context (@hono/react-renderer's) exists only inside a page's render.
+ */
+export const PartContext = createContext<Context<AppEnv> | null>(null)
 
 /** What every server component may read about the request being rendered. */
 export function usePage() {
-  const c = useRequestContext() as unknown as Context<AppEnv>
+  const part = useContext(PartContext)
+  // one or the other for a whole render, so the hooks run in the same order every time
+  // eslint-disable-next-line react-hooks/rules-of-hooks
+  const c = part ?? (useRequestContext() as unknown as Context<AppEnv>)
   // c.get, not c.var: Hono builds c.var afresh from all the variables on every read, and a
   // page reads this in some sixty components.
   return {

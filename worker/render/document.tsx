@@ -5,13 +5,12 @@ import clientAssets from 'virtual:client-assets'
 import { dirOf, LANGS } from '../../client/lib/languages'
 import { consentOf, type Consent } from './consent'
 import { RENDER_HEADER } from './cache-key'
-import { ConsentBanner } from '../components/consent-banner'
-import { Footer } from '../components/footer'
 import { FLASH_COOKIE } from './flash'
 import { hasTrackers } from '../config'
 import { Header, WorkspaceBar } from '../components/header'
-import { BookingDialog, FloatingActions, Splash } from '../components/overlays'
-import { NoticeHost, WelcomePopup } from '../components/welcome-popup'
+import { Splash } from '../components/overlays'
+import { NoticeHost } from '../components/welcome-popup'
+import { PageTail } from './page-tail'
 import type { AppEnv } from '../env'
 import { langHref, usePage } from './context'
 import { jsonLdScript, OG_LOCALE, ogImagePath, organization, type PageImage } from '../seo'
@@ -227,11 +226,7 @@ function Document({
             <main id="main" tabIndex={-1} className="outline-none">
               {children}
             </main>
-            <Footer />
-            <FloatingActions />
-            <BookingDialog />
-            {!quiet && <WelcomePopup />}
-            {hasTrackers(config) && <ConsentBanner open={consent === 'unset'} />}
+            <PageTail quiet={quiet} consent={consent} />
           </>
         )}
         <NoticeHost />

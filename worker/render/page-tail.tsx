@@ -1,0 +1,82 @@
+import { useRequestContext } from '@hono/react-renderer'
+import type { Context } from 'hono'
+import type { ReactNode } from 'react'
+import { renderToReadableStream } from 'react-dom/server'
+import { ConsentBanner } from '../components/consent-banner'
+import { Footer } from '../components/footer'
+import { BookingDialog, FloatingActions } from '../components/overlays'
+import { WelcomePopup } from '../components/welcome-popup'
+import { hasTrackers, type SiteConfig } from '../config'
+import type { AppEnv } from '../env'
+import type { Consent } from './consent'
+import { PartContext, usePage } from './context'
+
+/**
+ * What follows `<main>` on every page of the site's layout: the footer, the WhatsApp and
+ * consultation buttons, the booking dialog, the welcome popup and the consent banner. It
+ * depends on the language, the settings, the popup (`quiet`), the consent and the year, never
+ * on the page or the visitor, and it is some 40% of a page's render (npm run bench, Node:
+ * /contact 3.5 → 1.3 ms without it). So each isolate renders it once per such variant and
+ * pastes the HTML into later pages; the first page renders it as part of itself.
+ */
+interface TailProps {
+  quiet: boolean
+  consent: Consent
+}
+
+function Tail({ quiet, consent }: TailProps) {
+  const { config } = usePage()
+  return (
+    <>
+      <Footer />
+      <FloatingActions />
+      <BookingDialog />
+      {!quiet && <WelcomePopup />}
+      {hasTrackers(config) && <ConsentBanner open={consent === 'unset'} />}
+    </>
+  )
+}
+
+/** A part of a page as HTML, by the pages' own renderer (react-dom/server: worker/react-dom-server.ts in the build). */
+async function renderToHtml(node: ReactNode) {
+  return new Response(await renderToReadableStream(node)).text()
+}
+
+/** Per settings object (one per isolate and origin, config.ts), the HTML of each variant. */
+const kept = new WeakMap<SiteConfig, Map<string, string | Promise<void>>>()
+
+export function PageTail(props: TailProps) {
+  const c = useRequestContext() as unknown as Context<AppEnv>
+  const config = c.get('config')
+  // the footer's copyright year is the only thing of the clock in it
+  const key = `${c.get('lang')}.${props.quiet}.${props.consent}.${new Date().getUTCFullYear()}`
+  let variants = kept.get(config)
+  if (!variants) kept.set(config, (variants = new Map()))
+  const html = variants.get(key)
+  // the same element either way: the HTML as React would write it, in a wrapper that boxes nothing
+  if (typeof html === 'string')
+    return <div className="contents" dangerouslySetInnerHTML={{ __html: html }} />
+  if (!html) {
+    const made = renderToHtml(
+      <PartContext.Provider value={c}>
+        <Tail {...props} />
+      </PartContext.Provider>,
+    )
+      .then((tail) => void variants.set(key, tail))
+      .catch((err: unknown) => {
+        variants.delete(key)
+        console.error('page tail: render failed', err)
+      })
+    variants.set(key, made)
+    try {
+      c.executionCtx.waitUntil(made)
+    } catch {
+      // no execution context (the bench's Node renders): it finishes on its own
+    }
+  }
+  return (
+    <div className="contents">
+      <Tail {...props} />
+    </div>
+  )
+}
