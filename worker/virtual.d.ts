@@ -11,3 +11,18 @@ declare module 'virtual:client-assets' {
   }
   export default assets
 }
+
+/**
+ * The one Node API the worker reaches for itself (nodejs_compat, which React's server build
+ * needs anyway): Buffer's native search for a byte sequence (render/edge-memory.ts). Declared
+ * here rather than with all of Node's types, which would let Node-only APIs into the worker.
+ */
+declare module 'node:buffer' {
+  interface SearchableBytes extends Uint8Array {
+    indexOf(value: Uint8Array | number, byteOffset?: number): number
+  }
+  export const Buffer: {
+    from(text: string): SearchableBytes
+    from(buffer: ArrayBufferLike, byteOffset: number, length: number): SearchableBytes
+  }
+}

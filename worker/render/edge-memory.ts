@@ -1,3 +1,4 @@
+import { Buffer } from 'node:buffer'
 import { parse as parseCookies } from 'hono/utils/cookie'
 import { encodeBase64 } from 'hono/utils/encode'
 import { LANG_STORAGE_KEY } from '../../client/lib/languages'
@@ -39,24 +40,28 @@ const encoder = new TextEncoder()
 /** Every nonce is this long: 16 random bytes in base64, as Hono's secureHeaders makes them. */
 const NONCE_LENGTH = 24
 
+const PLACEHOLDER = Buffer.from(NONCE_PLACEHOLDER)
+
+/** A page as kept, its placeholders found in its bytes as they are (no decoding, no copy but one). */
 export function copyOf(bytes: Uint8Array, type: string, storedAt: number): Copy {
-  const parts = new TextDecoder()
-    .decode(bytes)
-    .split(NONCE_PLACEHOLDER)
-    .map((part) => encoder.encode(part))
+  const page = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  const found: number[] = []
+  for (let at = page.indexOf(PLACEHOLDER); at !== -1; at = page.indexOf(PLACEHOLDER, at + 1))
+    found.push(at)
   const template = new Uint8Array(
-    parts.reduce((n, part) => n + part.byteLength, NONCE_LENGTH * (parts.length - 1)),
+    bytes.byteLength - found.length * (PLACEHOLDER.byteLength - NONCE_LENGTH),
   )
   const slots: number[] = []
-  let at = 0
-  parts.forEach((part, i) => {
-    if (i > 0) {
-      slots.push(at)
-      at += NONCE_LENGTH
-    }
-    template.set(part, at)
-    at += part.byteLength
-  })
+  let from = 0
+  let to = 0
+  for (const at of found) {
+    template.set(bytes.subarray(from, at), to)
+    to += at - from
+    slots.push(to)
+    to += NONCE_LENGTH
+    from = at + PLACEHOLDER.byteLength
+  }
+  template.set(bytes.subarray(from), to)
   return { bytes, template, slots, type, storedAt }
 }
 
