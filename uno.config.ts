@@ -65,6 +65,9 @@ export default defineConfig({
     // what cannot be undone (erasing data, deleting an account)
     'btn-danger': 'btn bg-red-700 text-white hover:bg-red-800',
     card: 'rounded-2xl border border-slate-200 bg-white p-6 shadow-sm',
+    // the navigation's links, some forty on every page: one class name instead of eleven
+    'nav-link':
+      'block whitespace-nowrap rounded-md px-2.5 py-2 text-sm font-medium text-ink-700 no-underline hover:bg-slate-100 hover:text-ink-900 aria-[current=page]:text-brand-700 aria-[current=page]:font-semibold',
     eyebrow: 'text-sm font-semibold uppercase tracking-wider text-brand-600',
     'section-title': 'text-3xl font-bold tracking-tight text-ink-900 sm:text-4xl',
   },

@@ -11,8 +11,8 @@ const MAIN_NAV = navigation('main')
 const isCurrent = (path: string, href: string) =>
   href === '/' ? path === '/' : path === href || path.startsWith(href + '/')
 
-const linkClass =
-  'block whitespace-nowrap rounded-md px-2.5 py-2 text-sm font-medium text-ink-700 no-underline hover:bg-slate-100 hover:text-ink-900 aria-[current=page]:text-brand-700 aria-[current=page]:font-semibold'
+/** uno.config.ts */
+const linkClass = 'nav-link'
 
 /** Sticky site navigation (SPEC §2). Menus are <details> so they work without JavaScript. */
 export function Header() {
@@ -165,7 +165,7 @@ function MobileMenu() {
               <li key={item.href}>
                 <a
                   href={item.href}
-                  className={linkClass + ' text-base'}
+                  className={linkClass}
                   aria-current={isCurrent(path, item.href) ? 'page' : undefined}
                 >
                   {t(item.key)}
