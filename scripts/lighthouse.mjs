@@ -39,6 +39,7 @@ try {
   console.log(`${'page'.padEnd(34)} perf  a11y  best   seo`)
   for (const path of PAGES) {
     const runs = []
+    let retried = 0
     for (let i = 0; i < RUNS; i++) {
       if (FRESH) {
         await chrome.kill()
@@ -49,6 +50,15 @@ try {
         output: 'json',
         logLevel: 'error',
       })
+      // a run Lighthouse itself could not finish (a runtime error, no metrics) is run again
+      if (!lhr.audits.metrics?.details?.items?.[0]) {
+        console.log(
+          `  ${path}: a run without metrics (${lhr.runtimeError?.code ?? 'unknown'}), again`,
+        )
+        if (++retried > 3) throw new Error(`Lighthouse could not measure ${path}`)
+        i--
+        continue
+      }
       runs.push(lhr)
     }
     runs.sort((a, b) => a.categories.performance.score - b.categories.performance.score)
