@@ -5,18 +5,10 @@
 // time and the share of each. The saved profile opens in Chrome DevTools (Performance).
 // Costs that only workerd has (its Node compatibility layer, its native streams) show here
 // and not in a Node profile of the same bundle. Figures: docs/perf/render-profile.md.
-import { execFileSync } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { Miniflare } from 'miniflare'
+import { inspectIsolate } from './lib/isolate-cpu.mjs'
 import { freePort } from './lib/server.mjs'
-
-// Node 20 has its WebSocket client behind a flag: run again with it
-if (typeof WebSocket === 'undefined') {
-  execFileSync(process.execPath, ['--experimental-websocket', ...process.argv.slice(1)], {
-    stdio: 'inherit',
-  })
-  process.exit(0)
-}
 
 const args = process.argv.slice(2)
 const flag = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback)
@@ -47,26 +39,13 @@ const render = async (lang) => {
 for (let i = 0; i < 20; i++) for (const lang of ['en', 'ar']) await render(lang)
 
 // the Chrome DevTools protocol of the worker's isolate
-const [target] = await (await fetch(`http://127.0.0.1:${inspectorPort}/json`)).json()
-const socket = new WebSocket(target.webSocketDebuggerUrl)
-await new Promise((resolve) => socket.addEventListener('open', resolve, { once: true }))
-const answers = new Map()
-socket.addEventListener('message', (event) => {
-  const message = JSON.parse(event.data)
-  answers.get(message.id)?.(message.result)
-})
-let lastId = 0
-const send = (method, params = {}) =>
-  new Promise((resolve) => {
-    answers.set(++lastId, resolve)
-    socket.send(JSON.stringify({ id: lastId, method, params }))
-  })
+const { send, close } = await inspectIsolate(mf, inspectorPort)
 await send('Profiler.enable')
 await send('Profiler.setSamplingInterval', { interval: 100 })
 await send('Profiler.start')
 for (let i = 0; i < renders; i++) for (const lang of ['en', 'ar']) await render(lang)
 const { profile } = await send('Profiler.stop')
-socket.close()
+close()
 await mf.dispose()
 writeFileSync(out, JSON.stringify(profile))
 
@@ -74,10 +53,14 @@ writeFileSync(out, JSON.stringify(profile))
 const nodes = new Map(profile.nodes.map((n) => [n.id, n.callFrame]))
 const self = new Map()
 let busy = 0
+// a sample stands for at most a little more than the sampling interval: a longer gap is time
+// the isolate did not run (lib/isolate-cpu.mjs)
+const sorted = profile.timeDeltas.slice(1).sort((a, b) => a - b)
+const most = 1.25 * sorted[Math.floor(sorted.length / 2)]
 profile.samples.forEach((id, i) => {
   const frame = nodes.get(id)
   if (frame.functionName === '(idle)') return
-  const us = profile.timeDeltas[i] ?? 0
+  const us = Math.min(profile.timeDeltas[i] ?? 0, most)
   const name = `${frame.functionName || '(anonymous)'} ${frame.url.split('/').pop()}:${frame.lineNumber + 1}`
   self.set(name, (self.get(name) ?? 0) + us)
   busy += us

@@ -19,11 +19,10 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 const nowUs = () => Number(process.hrtime.bigint() / 1000n)
 
 /**
- * Connects to the isolate of the Miniflare's first worker. `measure(request)` runs one request
- * (an async function) and returns a handle whose `.ms` is known after `collect()`, which stops
- * the profiler and attributes its samples.
+ * The Chrome DevTools protocol of the isolate of a Miniflare's first worker (its inspector on
+ * `inspectorPort`): `send(method, params)` answers with the result; `close()`.
  */
-export async function isolateCpu(mf, inspectorPort, { intervalUs = 50, settleMs = 3 } = {}) {
+export async function inspectIsolate(mf, inspectorPort) {
   await mf.ready
   const targets = await (await fetch(`http://127.0.0.1:${inspectorPort}/json`)).json()
   const socket = new WebSocket(targets[0].webSocketDebuggerUrl)
@@ -42,6 +41,16 @@ export async function isolateCpu(mf, inspectorPort, { intervalUs = 50, settleMs 
       answers.set(++lastId, resolve)
       socket.send(JSON.stringify({ id: lastId, method, params }))
     })
+  return { send, close: () => socket.close() }
+}
+
+/**
+ * Profiles the isolate of the Miniflare's first worker. `measure(request)` runs one request
+ * (an async function) and returns a handle whose `.ms` is known after `collect()`, which stops
+ * the profiler and attributes its samples.
+ */
+export async function isolateCpu(mf, inspectorPort, { intervalUs = 50, settleMs = 3 } = {}) {
+  const { send, close } = await inspectIsolate(mf, inspectorPort)
   await send('Profiler.enable')
   await send('Profiler.setSamplingInterval', { interval: intervalUs })
   await send('Profiler.start')
@@ -61,7 +70,7 @@ export async function isolateCpu(mf, inspectorPort, { intervalUs = 50, settleMs 
     /** Stops the profiler; every window gets its `ms`. Returns the sampling interval seen. */
     async collect() {
       const { profile } = await send('Profiler.stop')
-      socket.close()
+      close()
       const idle = new Set(
         profile.nodes.filter((n) => n.callFrame.functionName === '(idle)').map((n) => n.id),
       )
