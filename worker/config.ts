@@ -21,6 +21,10 @@ export const hasTrackers = (config: SiteConfig) =>
 // origins (the Host header is the visitor's to choose). Nothing changes a SiteConfig.
 const MAX_ORIGINS = 8
 const known = new WeakMap<object, Map<string, SiteConfig>>()
+const kept = new WeakSet<SiteConfig>()
+
+/** Whether readConfig keeps these settings for later requests, so that what is made of them may be kept too. */
+export const isKept = (config: SiteConfig) => kept.has(config)
 
 export function readConfig(env: Partial<Bindings>, requestUrl: string): SiteConfig {
   // the URL up to its path, a key without parsing the URL
@@ -31,7 +35,10 @@ export function readConfig(env: Partial<Bindings>, requestUrl: string): SiteConf
   let config = byOrigin.get(key)
   if (!config) {
     config = settingsOf(env, new URL(requestUrl).origin)
-    if (byOrigin.size < MAX_ORIGINS) byOrigin.set(key, config)
+    if (byOrigin.size < MAX_ORIGINS) {
+      byOrigin.set(key, config)
+      kept.add(config)
+    }
   }
   return config
 }

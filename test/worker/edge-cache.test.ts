@@ -7,7 +7,7 @@ import en from '../../locales/en.json'
 import app from '../../worker/index'
 import { NONCE_PLACEHOLDER } from '../../worker/render/cache-key'
 import { FRESH_SECONDS } from '../../worker/render/edge-cache'
-import { answerFromMemory } from '../../worker/render/edge-memory'
+import { answerFromMemory, copyOf, withNonceJoined } from '../../worker/render/edge-memory'
 
 type Point = { indexes: string[]; blobs: string[] }
 
@@ -261,6 +261,31 @@ describe("the isolate's memory", () => {
     expect(ask({ path: '/pricing' })).toBeUndefined()
     expect(ask({ headers: { 'x-render-refresh': '1' } })).toBeUndefined()
     expect(ask({}, deploy().env)).toBeUndefined()
+  })
+})
+
+describe("the memory's key and join", () => {
+  it('reads the query as the app does, so an undecodable value is not another page', async () => {
+    const site = deploy()
+    // %FF is not UTF-8: the app keeps it as written, so it is not the U+FFFD page below
+    expect((await site.get('/blog?category=%EF%BF%BD')).render).toBe('miss')
+    const ask = (path: string) =>
+      answerFromMemory(new Request(SITE + path), site.env as never, createExecutionContext())
+    expect(ask('/blog?category=%EF%BF%BD')).toBeDefined()
+    expect(ask('/blog?category=%FF')).toBeUndefined()
+    expect((await site.get('/blog?category=%FF')).render).toBe('miss')
+  })
+
+  it('writes a nonce of any length where the placeholders were', () => {
+    const page = `<script nonce="${NONCE_PLACEHOLDER}">1</script><p>ق</p><script nonce="${NONCE_PLACEHOLDER}"></script>`
+    const copy = copyOf(new TextEncoder().encode(page), 'text/html', Date.now())
+    const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes)
+    for (const nonce of [
+      'abcdefghijklmnopqrstuvwx',
+      'short',
+      'a-much-longer-nonce-than-the-usual-one',
+    ])
+      expect(text(withNonceJoined(copy, nonce))).toBe(page.replaceAll(NONCE_PLACEHOLDER, nonce))
   })
 })
 

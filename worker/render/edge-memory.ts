@@ -1,5 +1,6 @@
 import { Buffer } from 'node:buffer'
 import { parse as parseCookies } from 'hono/utils/cookie'
+import { getQueryParam } from 'hono/utils/url'
 import { encodeBase64 } from 'hono/utils/encode'
 import { LANG_STORAGE_KEY } from '../../client/lib/languages'
 import { recordVisit } from '../analytics/record'
@@ -72,9 +73,25 @@ export function copyOf(bytes: Uint8Array, type: string, storedAt: number): Copy 
  */
 export function withNonceJoined(copy: Copy, nonce: string) {
   const between = encoder.encode(nonce)
-  if (between.byteLength !== NONCE_LENGTH) throw new Error('a nonce of an unexpected length')
-  const out = copy.template.slice()
-  for (const at of copy.slots) out.set(between, at)
+  if (between.byteLength === NONCE_LENGTH) {
+    const out = copy.template.slice()
+    for (const at of copy.slots) out.set(between, at)
+    return out
+  }
+  // a nonce of another length (none is made today): the slots moved by the difference
+  const out = new Uint8Array(
+    copy.template.byteLength + copy.slots.length * (between.byteLength - NONCE_LENGTH),
+  )
+  let from = 0
+  let to = 0
+  for (const at of copy.slots) {
+    out.set(copy.template.subarray(from, at), to)
+    to += at - from
+    out.set(between, to)
+    to += between.byteLength
+    from = at + NONCE_LENGTH
+  }
+  out.set(copy.template.subarray(from), to)
   return out
 }
 
@@ -127,7 +144,11 @@ interface Answer {
 }
 const answers = new Map<string, Answer>()
 
-/** The pages' query parameters that key them (routes.ts), learned from the app's answers. */
+/**
+ * The pages' query parameters that key them (routes.ts), learned from the app's answers; at
+ * most MAX_PAGES pages (one per page URL, origins apart), all forgotten at once beyond that.
+ */
+const MAX_PAGES = 2000
 const queryNames = new Map<string, readonly string[]>()
 
 /** What the edge cache's middleware hands the app's outermost layer, per request. */
@@ -153,11 +174,15 @@ export function keepAnswer(request: Request, res: Response) {
   if (!policy || !p.nonce || !policy.includes(p.nonce)) return
   const headers = new Headers(res.headers)
   for (const name of PER_RESPONSE) headers.delete(name)
-  answers.set(p.key, { headers, policy: policy.split(p.nonce) })
-  queryNames.set(p.page, p.query)
-  // bounded like the copies: whatever the copies dropped goes too
+  // bounded like the copies: whatever the copies dropped goes (not this one: its copy is
+  // stored once its body has streamed)
   if (answers.size > 4 * memory.size + 64)
     for (const key of answers.keys()) if (!memory.has(key)) answers.delete(key)
+  answers.set(p.key, { headers, policy: policy.split(p.nonce) })
+  // the fast answer leaves escaped paths to the app (every spelling of a page would be an entry)
+  if (p.page.includes('%')) return
+  if (queryNames.size >= MAX_PAGES) queryNames.clear()
+  queryNames.set(p.page, p.query)
 }
 
 /**
@@ -178,8 +203,10 @@ export function answerFromMemory(
   const path = page.slice(page.indexOf('/', page.indexOf('//') + 2))
   // (an escaped path is counted as the app decodes it: the app answers it)
   if (!query || path.includes('%') || request.headers.has(REFRESH_HEADER)) return undefined
-  const search = page.length < url.length ? new URLSearchParams(url.slice(page.length)) : undefined
-  if (search?.has('lang')) return undefined
+  // the query read as the app reads it (Hono's parser), so both make the same key
+  const param = (name: string) =>
+    page.length < url.length ? (getQueryParam(url, name) as string | undefined) : undefined
+  if (param('lang') !== undefined) return undefined
   const cookie = request.headers.get('Cookie')
   const cookies = cookie ? parseCookies(cookie) : {}
   for (const name in cookies) if (isPersonalCookie(name)) return undefined
@@ -196,7 +223,7 @@ export function answerFromMemory(
     via,
     consent: consentIn(cookies[CONSENT_COOKIE]),
     deploy,
-    params: query.map((name) => [name, search?.get(name) ?? undefined] as const),
+    params: query.map((name) => [name, param(name)] as const),
   })
   const answer = answers.get(key)
   const copy = answer && recalled(key)

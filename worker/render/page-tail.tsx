@@ -6,7 +6,7 @@ import { ConsentBanner } from '../components/consent-banner'
 import { Footer } from '../components/footer'
 import { BookingDialog, FloatingActions } from '../components/overlays'
 import { WelcomePopup } from '../components/welcome-popup'
-import { hasTrackers, type SiteConfig } from '../config'
+import { hasTrackers, isKept, type SiteConfig } from '../config'
 import type { AppEnv } from '../env'
 import type { Consent } from './consent'
 import { PartContext, usePage } from './context'
@@ -43,15 +43,23 @@ async function renderToHtml(node: ReactNode) {
 }
 
 /** Per settings object (one per isolate and origin, config.ts), the HTML of each variant. */
-const kept = new WeakMap<SiteConfig, Map<string, string | Promise<void>>>()
+const tails = new WeakMap<SiteConfig, Map<string, string | Promise<void>>>()
 
 export function PageTail(props: TailProps) {
   const c = useRequestContext() as unknown as Context<AppEnv>
   const config = c.get('config')
+  // settings readConfig does not keep (past its count of origins) are new on every request:
+  // nothing rendered for them would be read again
+  if (!isKept(config))
+    return (
+      <div className="contents">
+        <Tail {...props} />
+      </div>
+    )
   // the footer's copyright year is the only thing of the clock in it
   const key = `${c.get('lang')}.${props.quiet}.${props.consent}.${new Date().getUTCFullYear()}`
-  let variants = kept.get(config)
-  if (!variants) kept.set(config, (variants = new Map()))
+  let variants = tails.get(config)
+  if (!variants) tails.set(config, (variants = new Map()))
   const html = variants.get(key)
   // the same element either way: the HTML as React would write it, in a wrapper that boxes nothing
   if (typeof html === 'string')
