@@ -1,8 +1,11 @@
 import clientAssets from 'virtual:client-assets'
 import type { SiteConfig } from '../config'
 import { sha256Hex } from '../hash'
-import type { LangSource } from '../i18n/negotiate'
-import type { Consent } from './consent'
+import { parse as parseCookies } from 'hono/utils/cookie'
+import { getQueryParam } from 'hono/utils/url'
+import { LANG_STORAGE_KEY } from '../../client/lib/languages'
+import { chooseLanguage } from '../i18n/negotiate'
+import { CONSENT_COOKIE, consentIn } from './consent'
 import { FLASH_COOKIE } from './flash'
 
 /**
@@ -49,27 +52,40 @@ export function deployId(config: SiteConfig, version = ''): Promise<string> {
 /** The deploy id once a request of these settings has worked it out (the memory's fast answer). */
 export const knownDeployId = (config: SiteConfig) => settled.get(config)
 
-export interface KeyParts {
-  /** The request's URL without its query. */
-  page: string
-  lang: string
-  via: LangSource
-  consent: Consent
-  deploy: string
-  /** The route's own query parameters (routes.ts `cache.query`), absent ones undefined. */
-  params: readonly (readonly [string, string | undefined])[]
-}
-
-/** One string per variant of the HTML, never the visitor's cookies. */
-export function cacheKey({ page, lang, via, consent, deploy, params }: KeyParts) {
-  let key = `${page}?lang=${lang}&via=${via}&consent=${consent}&build=${deploy}`
-  for (const [name, value] of params)
-    if (value !== undefined) key += `&q.${name}=${encodeURIComponent(value)}`
-  return key
-}
-
 /** The URL without its query. */
 export function pageOf(url: string) {
   const queryAt = url.indexOf('?')
   return queryAt === -1 ? url : url.slice(0, queryAt)
+}
+
+/** Whether this request is the edge refreshing a stale page (its analytics are not a visit). */
+export const isRefreshRequest = (request: Request) => request.headers.get(REFRESH_HEADER) === '1'
+
+/**
+ * What the key is made of, read from the request itself: one derivation for the cache's
+ * middleware and the isolate's memory, which answers before any middleware has run. The
+ * query is read with Hono's parser and the language chosen as the i18n middleware does.
+ */
+export function readRequest(request: Request) {
+  const url = request.url
+  const page = pageOf(url)
+  const param = (name: string) =>
+    page.length < url.length ? (getQueryParam(url, name) as string | undefined) : undefined
+  const cookie = request.headers.get('Cookie')
+  const cookies: Record<string, string> = cookie ? parseCookies(cookie) : {}
+  const { lang, via } = chooseLanguage(
+    param('lang'),
+    cookies[LANG_STORAGE_KEY],
+    request.headers.get('Accept-Language') ?? undefined,
+  )
+  /** The key of this request for a page keyed by the parameters `query` (routes.ts). */
+  const key = (deploy: string, query: readonly string[]) => {
+    let key = `${page}?lang=${lang}&via=${via}&consent=${consentIn(cookies[CONSENT_COOKIE])}&build=${deploy}`
+    for (const name of query) {
+      const value = param(name)
+      if (value !== undefined) key += `&q.${name}=${encodeURIComponent(value)}`
+    }
+    return key
+  }
+  return { page, param, cookies, lang, key }
 }

@@ -2,15 +2,14 @@ import type { Context, MiddlewareHandler } from 'hono'
 import { getCookie } from 'hono/cookie'
 import type { AppEnv } from '../env'
 import {
-  cacheKey,
   deployId,
   isPersonalCookie,
+  isRefreshRequest,
   NONCE_PLACEHOLDER,
-  pageOf,
+  readRequest,
   REFRESH_HEADER,
   RENDER_HEADER,
 } from './cache-key'
-import { consentOf } from './consent'
 import {
   copyOf,
   forget,
@@ -51,18 +50,6 @@ const STORED_AT = 'x-stored-at'
 const personal = (c: Context<AppEnv>) =>
   Boolean(c.var.user) || Object.keys(getCookie(c)).some(isPersonalCookie)
 
-/** This request's key (cache-key.ts). */
-async function keyOf(c: Context<AppEnv>, query: readonly string[]) {
-  return cacheKey({
-    page: pageOf(c.req.url),
-    lang: c.var.lang,
-    via: c.var.langSource,
-    consent: consentOf(c),
-    deploy: await deployId(c.var.config, c.env.CF_VERSION_METADATA?.id),
-    params: query.map((name) => [name, c.req.query(name)] as const),
-  })
-}
-
 /** Writes `nonce` into every element that carries one, streaming (a render on its way out). */
 function withNonce(body: ReadableStream, headers: HeadersInit, nonce: string) {
   const rewriter = new HTMLRewriter().on('[nonce]', {
@@ -96,7 +83,7 @@ async function fetched(cache: Cache, key: string): Promise<Copy | undefined> {
 }
 
 /** Whether this request is the edge refreshing a stale page (its analytics are not a visit). */
-export const isRefresh = (c: Context<AppEnv>) => c.req.header(REFRESH_HEADER) === '1'
+export const isRefresh = (c: Context<AppEnv>) => isRefreshRequest(c.req.raw)
 
 /** Keys this isolate is already refreshing: one background render per stale page at a time. */
 const refreshing = new Set<string>()
@@ -136,8 +123,9 @@ export function edgeCache(query: readonly string[] = []): MiddlewareHandler<AppE
     // a bypass is marked by the renderer, as every page outside the cache is
     if (!cache || c.req.method !== 'GET' || personal(c)) return next()
     const nonce = c.get('secureHeadersNonce') ?? ''
-    const key = await keyOf(c, query)
-    willAnswer(c.req.raw, { key, page: pageOf(c.req.url), query, nonce })
+    const { page, key: keyFor } = readRequest(c.req.raw)
+    const key = keyFor(await deployId(c.var.config, c.env.CF_VERSION_METADATA?.id), query)
+    willAnswer(c.req.raw, { key, page, query, nonce })
     if (!isRefresh(c)) {
       let copy = recalled(key)
       if (!copy) {

@@ -1,22 +1,16 @@
 import { Buffer } from 'node:buffer'
-import { parse as parseCookies } from 'hono/utils/cookie'
-import { getQueryParam } from 'hono/utils/url'
 import { encodeBase64 } from 'hono/utils/encode'
-import { LANG_STORAGE_KEY } from '../../client/lib/languages'
 import { recordVisit } from '../analytics/record'
 import { readConfig } from '../config'
 import type { Bindings } from '../env'
-import { chooseLanguage } from '../i18n/negotiate'
 import {
-  cacheKey,
   isPersonalCookie,
+  isRefreshRequest,
   knownDeployId,
   NONCE_PLACEHOLDER,
-  pageOf,
-  REFRESH_HEADER,
+  readRequest,
   RENDER_HEADER,
 } from './cache-key'
-import { CONSENT_COOKIE, consentIn } from './consent'
 
 /**
  * The isolate's own copies of its busiest pages, in front of the Cache API (render/edge-cache.ts).
@@ -196,35 +190,16 @@ export function answerFromMemory(
   env: Bindings,
   ctx: ExecutionContext,
 ): Response | undefined {
-  if (request.method !== 'GET' || memory.size === 0) return undefined
-  const url = request.url
-  const page = pageOf(url)
+  if (request.method !== 'GET' || memory.size === 0 || isRefreshRequest(request)) return undefined
+  const { page, param, cookies, lang, key: keyFor } = readRequest(request)
   const query = queryNames.get(page)
   const path = page.slice(page.indexOf('/', page.indexOf('//') + 2))
   // (an escaped path is counted as the app decodes it: the app answers it)
-  if (!query || path.includes('%') || request.headers.has(REFRESH_HEADER)) return undefined
-  // the query read as the app reads it (Hono's parser), so both make the same key
-  const param = (name: string) =>
-    page.length < url.length ? (getQueryParam(url, name) as string | undefined) : undefined
-  if (param('lang') !== undefined) return undefined
-  const cookie = request.headers.get('Cookie')
-  const cookies = cookie ? parseCookies(cookie) : {}
+  if (!query || path.includes('%') || param('lang') !== undefined) return undefined
   for (const name in cookies) if (isPersonalCookie(name)) return undefined
-  const deploy = knownDeployId(readConfig(env, url))
+  const deploy = knownDeployId(readConfig(env, request.url))
   if (!deploy) return undefined
-  const { lang, via } = chooseLanguage(
-    undefined,
-    cookies[LANG_STORAGE_KEY],
-    request.headers.get('Accept-Language') ?? undefined,
-  )
-  const key = cacheKey({
-    page,
-    lang,
-    via,
-    consent: consentIn(cookies[CONSENT_COOKIE]),
-    deploy,
-    params: query.map((name) => [name, param(name)] as const),
-  })
+  const key = keyFor(deploy, query)
   const answer = answers.get(key)
   const copy = answer && recalled(key)
   if (!answer || !copy) return undefined
