@@ -131,9 +131,8 @@ async function benchRender() {
   const worst = await samplePages(render)
   console.log(`  budget: ${verdict(worst.mean)} (p95 and max include full GCs on the one thread)`)
 
-  // Hits: Node has no Cache API and no HTMLRewriter. With a cache in a Map, the first request
-  // of each page renders and stores it (its own nonce left unwritten, unread here), and every
-  // later one is a hit from the isolate's memory, which needs neither: the same code as in
+  // Hits: Node has no Cache API. With a cache in a Map, the first request of each page renders
+  // and stores it, and every later one is a hit from the isolate's memory: the same code as in
   // workerd, its CPU counted on the one thread.
   const stored = new Map()
   globalThis.caches = {
@@ -142,14 +141,6 @@ async function benchRender() {
       put: async (key, res) =>
         void stored.set(String(key), new Response(await res.arrayBuffer(), res)),
     },
-  }
-  globalThis.HTMLRewriter = class {
-    on() {
-      return this
-    }
-    transform(res) {
-      return res
-    }
   }
   // the renders above leave their garbage: collected first, not charged to the first hits
   globalThis.gc?.()

@@ -1,5 +1,9 @@
-// `node scripts/profile-render.mjs [path] [--renders N] [--out file.cpuprofile]`: where a page's
-// render spends its CPU inside workerd. Runs the production build (`npm run build` first)
+// `node scripts/profile-render.mjs [path] [--renders N] [--miss | --hit] [--out file.cpuprofile]
+// [--bundle index.js]`:
+// where a page's render spends its CPU inside workerd. By default the page is asked for with
+// `?lang=`, which the app answers (from its cache after the first); `--miss` renders every
+// time (the edge's own refresh, as `npm run bench` measures a miss); `--hit` asks as browsers
+// do (Accept-Language), answered from the isolate's memory before the app. Runs the production build (`npm run build` first)
 // through Miniflare with the inspector on, samples V8's profiler over N renders of the page
 // in English and in Arabic (after warm-up), and prints the functions with the most self
 // time and the share of each. The saved profile opens in Chrome DevTools (Performance).
@@ -15,6 +19,7 @@ const flag = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) 
 const path = args[0]?.startsWith('/') ? args[0] : '/'
 const renders = Number(flag('--renders', 200))
 const out = flag('--out', '.wrangler/render.cpuprofile')
+const mode = args.includes('--miss') ? 'miss' : args.includes('--hit') ? 'hit' : 'app'
 
 const root = new URL('../', import.meta.url)
 const built = JSON.parse(readFileSync(new URL('dist/growth_agency/wrangler.json', root), 'utf8'))
@@ -25,7 +30,7 @@ const vars = Object.fromEntries(
 )
 const inspectorPort = await freePort()
 const mf = new Miniflare({
-  modules: [{ type: 'ESModule', path: 'dist/growth_agency/index.js' }],
+  modules: [{ type: 'ESModule', path: flag('--bundle', 'dist/growth_agency/index.js') }],
   compatibilityDate: built.compatibility_date,
   compatibilityFlags: built.compatibility_flags ?? [],
   bindings: { ...vars, ENVIRONMENT: 'production' },
@@ -33,7 +38,12 @@ const mf = new Miniflare({
   inspectorPort,
 })
 const render = async (lang) => {
-  const res = await mf.dispatchFetch(`http://profile.example${path}?lang=${lang}`)
+  const res =
+    mode === 'app'
+      ? await mf.dispatchFetch(`http://profile.example${path}?lang=${lang}`)
+      : await mf.dispatchFetch(`http://profile.example${path}`, {
+          headers: { 'Accept-Language': lang, ...(mode === 'miss' && { 'x-render-refresh': '1' }) },
+        })
   await res.arrayBuffer()
 }
 for (let i = 0; i < 20; i++) for (const lang of ['en', 'ar']) await render(lang)

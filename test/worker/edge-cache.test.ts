@@ -7,7 +7,8 @@ import en from '../../locales/en.json'
 import app from '../../worker/index'
 import { NONCE_PLACEHOLDER } from '../../worker/render/cache-key'
 import { FRESH_SECONDS } from '../../worker/render/edge-cache'
-import { answerFromMemory, copyOf, withNonceJoined } from '../../worker/render/edge-memory'
+import { answerFromMemory } from '../../worker/render/edge-memory'
+import { copyOf, withNonceJoined, writingNonce } from '../../worker/render/nonce-slots'
 
 type Point = { indexes: string[]; blobs: string[] }
 
@@ -225,8 +226,7 @@ describe("the isolate's memory", () => {
     expect(b.header).toBeTruthy()
     expect(b.header).not.toBe(a.header)
     expect(new Set(b.inPage)).toEqual(new Set([b.header]))
-    // (the render's rewriter writes a void tag it touched as `<link … />`, the same element)
-    expect(body).toBe(first.body.replaceAll(a.header!, b.header!).replaceAll('" />', '"/>'))
+    expect(body).toBe(first.body.replaceAll(a.header!, b.header!))
     // every header the app sent, the nonce and the path aside
     const perResponse = ['content-security-policy', 'x-render', 'age', 'date']
     const of = (res: Response) =>
@@ -286,6 +286,31 @@ describe("the memory's key and join", () => {
       'a-much-longer-nonce-than-the-usual-one',
     ])
       expect(text(withNonceJoined(copy, nonce))).toBe(page.replaceAll(NONCE_PLACEHOLDER, nonce))
+    // the copy itself stays as rendered
+    expect(text(copy.page)).toBe(page)
+  })
+
+  it('writes the nonce into a render chunk by chunk, a placeholder cut anywhere, and keeps the page as rendered', async () => {
+    const page = `<script nonce="${NONCE_PLACEHOLDER}">1</script><p>ق ${'x'.repeat(40)}</p><link nonce="${NONCE_PLACEHOLDER}"><style nonce="${NONCE_PLACEHOLDER}"></style>`
+    const bytes = new TextEncoder().encode(page)
+    const nonce = 'abcdefghijklmnopqrstuvwx'
+    // every way to cut the page in three
+    for (let a = 1; a < bytes.length; a += 7)
+      for (let b = a; b < bytes.length; b += 5) {
+        let kept: Uint8Array | undefined
+        const chunks = [bytes.slice(0, a), bytes.slice(a, b), bytes.slice(b)]
+        const render = new ReadableStream<Uint8Array>({
+          start(controller) {
+            for (const chunk of chunks) controller.enqueue(chunk)
+            controller.close()
+          },
+        })
+        const out = await new Response(
+          render.pipeThrough(writingNonce(nonce, (rendered) => (kept = rendered))),
+        ).text()
+        expect(out).toBe(page.replaceAll(NONCE_PLACEHOLDER, nonce))
+        expect(new TextDecoder().decode(kept)).toBe(page)
+      }
   })
 })
 

@@ -14,8 +14,12 @@ import { FLASH_COOKIE } from './flash'
  * parameters and the deploy; nothing else of an anonymous request reaches the page.
  */
 
-/** Rendered into `nonce="…"` attributes of a page meant for the cache, replaced on the way out. */
-export const NONCE_PLACEHOLDER = `nonce-${clientAssets.build}`
+/**
+ * Rendered into `nonce="…"` attributes of a page meant for the cache, replaced on the way out.
+ * As long as a nonce (24 characters: 16 random bytes in base64, as Hono's secureHeaders makes
+ * them), so a nonce is written over it in place (render/nonce-slots.ts).
+ */
+export const NONCE_PLACEHOLDER = `nonce-${clientAssets.build}`.padEnd(24, '-').slice(0, 24)
 
 /** Which path a page took: `hit`, `miss` or `bypass` (a render of its own). */
 export const RENDER_HEADER = 'x-render'

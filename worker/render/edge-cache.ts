@@ -10,15 +10,8 @@ import {
   REFRESH_HEADER,
   RENDER_HEADER,
 } from './cache-key'
-import {
-  copyOf,
-  forget,
-  recalled,
-  remember,
-  willAnswer,
-  withNonceJoined,
-  type Copy,
-} from './edge-memory'
+import { forget, recalled, remember, willAnswer } from './edge-memory'
+import { copyOf, withNonceJoined, writingNonce, type Copy } from './nonce-slots'
 
 /**
  * The edge keeps what it rendered for anonymous visitors (Workers Cache API, one copy per data
@@ -29,10 +22,9 @@ import {
  *
  * The stored copy holds NONCE_PLACEHOLDER where a nonce belongs; every response, hit or miss,
  * has this response's nonce written in, so the Content-Security-Policy stays nonce-based and no
- * two responses share a nonce. A render streams through an HTMLRewriter that sets every `nonce`
- * attribute; a hit is whole in memory, cut at the placeholders once, and joined around this
- * response's nonce (edge-memory.ts). The placeholder is new with every build and only the
- * renderer writes it, into nonce attributes: no page content can carry it.
+ * two responses share a nonce (nonce-slots.ts): a render streams out with the nonce written
+ * over each placeholder chunk by chunk, the page as rendered kept on the side; a hit, whole in
+ * memory, is one copy of the page with the nonce written into its slots.
  *
  * Copies in the isolate's memory are answered before the app runs (edge-memory.ts); this
  * middleware answers the rest: copies from the Cache API, stale copies, `?lang=` choices, misses.
@@ -50,19 +42,9 @@ const STORED_AT = 'x-stored-at'
 const personal = (c: Context<AppEnv>) =>
   Boolean(c.var.user) || Object.keys(getCookie(c)).some(isPersonalCookie)
 
-/** Writes `nonce` into every element that carries one, streaming (a render on its way out). */
-function withNonce(body: ReadableStream, headers: HeadersInit, nonce: string) {
-  const rewriter = new HTMLRewriter().on('[nonce]', {
-    element(el) {
-      el.setAttribute('nonce', nonce)
-    },
-  })
-  return rewriter.transform(new Response(body, { headers })).body!
-}
-
 /** The copy for the Cache API: the page's body and type only (no cookies, no per-response headers). */
 const storable = (copy: Copy) =>
-  new Response(copy.bytes, {
+  new Response(copy.page, {
     headers: {
       'Content-Type': copy.type,
       'Cache-Control': `public, max-age=${KEEP_SECONDS}`,
@@ -156,25 +138,21 @@ export function edgeCache(query: readonly string[] = []): MiddlewareHandler<AppE
       res.body &&
       (res.headers.get('Content-Type') ?? '').startsWith('text/html') &&
       !(res.headers.get('Cache-Control') ?? '').includes('no-store')
-    let body = res.body
-    if (cacheable && body) {
-      const [kept, sent] = body.tee()
-      const type = res.headers.get('Content-Type')!
-      c.executionCtx.waitUntil(
-        new Response(kept)
-          .arrayBuffer()
-          .then((buffer) => {
-            const copy = copyOf(new Uint8Array(buffer), type, Date.now())
-            remember(key, copy)
-            return cache.put(key, storable(copy))
-          })
-          .catch((err: unknown) => console.error('cache put failed', err)),
-      )
-      body = sent
-    }
+    // the copy is kept once the page has streamed out, as it was rendered
+    const keep =
+      cacheable &&
+      ((page: Uint8Array) => {
+        const copy = copyOf(page, res.headers.get('Content-Type')!, Date.now())
+        remember(key, copy)
+        c.executionCtx.waitUntil(
+          cache
+            .put(key, storable(copy))
+            .catch((err: unknown) => console.error('cache put failed', err)),
+        )
+      })
     const headers = new Headers(res.headers)
     headers.set(RENDER_HEADER, cacheable ? 'miss' : 'bypass')
-    c.res = new Response(body && withNonce(body, headers, nonce), {
+    c.res = new Response(res.body?.pipeThrough(writingNonce(nonce, keep || undefined)), {
       status: res.status,
       headers,
     })

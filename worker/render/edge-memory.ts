@@ -1,4 +1,3 @@
-import { Buffer } from 'node:buffer'
 import { encodeBase64 } from 'hono/utils/encode'
 import { recordVisit } from '../analytics/record'
 import { readConfig } from '../config'
@@ -7,10 +6,10 @@ import {
   isPersonalCookie,
   isRefreshRequest,
   knownDeployId,
-  NONCE_PLACEHOLDER,
   readRequest,
   RENDER_HEADER,
 } from './cache-key'
+import { withNonceJoined, type Copy } from './nonce-slots'
 
 /**
  * The isolate's own copies of its busiest pages, in front of the Cache API (render/edge-cache.ts).
@@ -21,81 +20,12 @@ import {
  * few megabytes at most (an isolate has 128 MB), least recently used out first.
  */
 
-/** A page as kept: its bytes (nonce placeholders in), its type, when it was rendered. */
-export interface Copy {
-  bytes: Uint8Array
-  /** The page with a nonce-sized slot where each placeholder was, and where the slots start. */
-  template: Uint8Array
-  slots: number[]
-  type: string
-  storedAt: number
-}
-
-const encoder = new TextEncoder()
-/** Every nonce is this long: 16 random bytes in base64, as Hono's secureHeaders makes them. */
-const NONCE_LENGTH = 24
-
-const PLACEHOLDER = Buffer.from(NONCE_PLACEHOLDER)
-
-/** A page as kept, its placeholders found in its bytes as they are (no decoding, no copy but one). */
-export function copyOf(bytes: Uint8Array, type: string, storedAt: number): Copy {
-  const page = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-  const found: number[] = []
-  for (let at = page.indexOf(PLACEHOLDER); at !== -1; at = page.indexOf(PLACEHOLDER, at + 1))
-    found.push(at)
-  const template = new Uint8Array(
-    bytes.byteLength - found.length * (PLACEHOLDER.byteLength - NONCE_LENGTH),
-  )
-  const slots: number[] = []
-  let from = 0
-  let to = 0
-  for (const at of found) {
-    template.set(bytes.subarray(from, at), to)
-    to += at - from
-    slots.push(to)
-    to += NONCE_LENGTH
-    from = at + PLACEHOLDER.byteLength
-  }
-  template.set(bytes.subarray(from), to)
-  return { bytes, template, slots, type, storedAt }
-}
-
-/**
- * The copy's page with this response's nonce where the placeholders were: the same bytes as an
- * HTMLRewriter setting every `nonce` attribute, for a fraction of its cost (one copy of the
- * page, and the nonce written into its slots).
- */
-export function withNonceJoined(copy: Copy, nonce: string) {
-  const between = encoder.encode(nonce)
-  if (between.byteLength === NONCE_LENGTH) {
-    const out = copy.template.slice()
-    for (const at of copy.slots) out.set(between, at)
-    return out
-  }
-  // a nonce of another length (none is made today): the slots moved by the difference
-  const out = new Uint8Array(
-    copy.template.byteLength + copy.slots.length * (between.byteLength - NONCE_LENGTH),
-  )
-  let from = 0
-  let to = 0
-  for (const at of copy.slots) {
-    out.set(copy.template.subarray(from, at), to)
-    to += at - from
-    out.set(between, to)
-    to += between.byteLength
-    from = at + NONCE_LENGTH
-  }
-  out.set(copy.template.subarray(from), to)
-  return out
-}
-
 const MEMORY_SECONDS = 60
 const MEMORY_BYTES = 4 * 1024 * 1024
 const memory = new Map<string, Copy>()
 let memoryBytes = 0
 
-/** A copy's bytes and its template */
-const weight = (copy: Copy) => copy.bytes.byteLength + copy.template.byteLength
+const weight = (copy: Copy) => copy.page.byteLength
 
 export function remember(key: string, copy: Copy) {
   forget(key)
