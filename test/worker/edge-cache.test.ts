@@ -291,26 +291,44 @@ describe("the memory's key and join", () => {
   })
 
   it('writes the nonce into a render chunk by chunk, a placeholder cut anywhere, and keeps the page as rendered', async () => {
-    const page = `<script nonce="${NONCE_PLACEHOLDER}">1</script><p>ق ${'x'.repeat(40)}</p><link nonce="${NONCE_PLACEHOLDER}"><style nonce="${NONCE_PLACEHOLDER}"></style>`
+    // (ending on a placeholder, to hold one back to the very end)
+    const page = `<script nonce="${NONCE_PLACEHOLDER}">1</script><p>ق ${'x'.repeat(40)}</p><link nonce="${NONCE_PLACEHOLDER}"><style nonce="${NONCE_PLACEHOLDER}"></style>${NONCE_PLACEHOLDER}`
     const bytes = new TextEncoder().encode(page)
-    const nonce = 'abcdefghijklmnopqrstuvwx'
-    // every way to cut the page in three
-    for (let a = 1; a < bytes.length; a += 7)
-      for (let b = a; b < bytes.length; b += 5) {
-        let kept: Uint8Array | undefined
-        const chunks = [bytes.slice(0, a), bytes.slice(a, b), bytes.slice(b)]
-        const render = new ReadableStream<Uint8Array>({
-          start(controller) {
-            for (const chunk of chunks) controller.enqueue(chunk)
-            controller.close()
-          },
-        })
-        const out = await new Response(
-          render.pipeThrough(writingNonce(nonce, (rendered) => (kept = rendered))),
-        ).text()
-        expect(out).toBe(page.replaceAll(NONCE_PLACEHOLDER, nonce))
-        expect(new TextDecoder().decode(kept)).toBe(page)
-      }
+    // cut in three (the first or middle piece empty too), every few bytes
+    for (let a = 0; a < bytes.length; a += 5)
+      for (let b = a; b < bytes.length; b += 6)
+        for (const nonce of b % 5
+          ? ['abcdefghijklmnopqrstuvwx']
+          : ['abcdefghijklmnopqrstuvwx', 'other-length']) {
+          let kept: Uint8Array | undefined
+          const chunks = [bytes.slice(0, a), bytes.slice(a, b), bytes.slice(b)]
+          const render = new ReadableStream<Uint8Array>({
+            start(controller) {
+              for (const chunk of chunks) controller.enqueue(chunk)
+              controller.close()
+            },
+          })
+          const out = await new Response(
+            render.pipeThrough(writingNonce(nonce, (rendered) => (kept = rendered))),
+          ).text()
+          expect(out).toBe(page.replaceAll(NONCE_PLACEHOLDER, nonce))
+          expect(new TextDecoder().decode(kept)).toBe(page)
+        }
+  })
+
+  it('sends the whole page even when keeping its copy fails', async () => {
+    const page = `<p>${'x'.repeat(30)}</p><script nonce="${NONCE_PLACEHOLDER}"></script>`
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {})
+    const out = await new Response(
+      new Response(page).body!.pipeThrough(
+        writingNonce('abcdefghijklmnopqrstuvwx', () => {
+          throw new Error('no room')
+        }),
+      ),
+    ).text()
+    expect(out).toBe(page.replaceAll(NONCE_PLACEHOLDER, 'abcdefghijklmnopqrstuvwx'))
+    expect(error).toHaveBeenCalled()
+    error.mockRestore()
   })
 })
 

@@ -80,7 +80,8 @@ const joined = (parts: Uint8Array[]) => {
 /**
  * A render on its way out, streaming: every placeholder becomes `nonce`, chunk by chunk (the
  * end of a chunk that may begin a placeholder is held back for the next). `keep`, if given,
- * gets the whole page as rendered, placeholders in, once the last chunk has passed.
+ * gets the whole page as rendered, placeholders in, once the last chunk has passed; a page
+ * whose visitor left before its end is not kept (the next visitor's render is).
  */
 export function writingNonce(nonce: string, keep?: (page: Uint8Array) => void) {
   const value = encoder.encode(nonce)
@@ -95,12 +96,17 @@ export function writingNonce(nonce: string, keep?: (page: Uint8Array) => void) {
       const until = Math.max(after, bytes.byteLength - (SLOT - 1))
       held = bytes.slice(until)
       // a copy either way: the chunk itself stays the kept page's
-      controller.enqueue(written(bytes.subarray(0, until), found, value))
+      if (until) controller.enqueue(written(bytes.subarray(0, until), found, value))
     },
     flush(controller) {
       // shorter than a placeholder: none in it
       if (held.byteLength) controller.enqueue(held)
-      keep?.(joined(rendered))
+      // the visitor's page is whole whatever keeping it does
+      try {
+        keep?.(joined(rendered))
+      } catch (err) {
+        console.error('edge cache: keeping a copy failed', err)
+      }
     },
   })
 }
