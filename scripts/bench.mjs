@@ -199,22 +199,30 @@ async function sampleIsolate(cpu, paths, request, counted = () => true) {
  * The language comes as visitors' browsers send it, in Accept-Language: a `?lang=` link is
  * answered by the app, since it sets the language cookie.
  */
-async function benchWorkerd() {
-  const { Miniflare } = await import('miniflare')
+/**
+ * The built Worker as Miniflare runs it for the bench, with production's settings; the Cache
+ * API only for the hit run (`path`: 'miss' or 'hit').
+ */
+function builtWorker(path) {
   const built = JSON.parse(
     readFileSync(new URL('../dist/growth_agency/wrangler.json', import.meta.url), 'utf8'),
   )
+  return {
+    modules: [{ type: 'ESModule', path: 'dist/growth_agency/index.js' }],
+    compatibilityDate: built.compatibility_date,
+    compatibilityFlags: built.compatibility_flags ?? [],
+    bindings: env,
+    d1Databases: { DB: 'bench' },
+    analyticsEngineDatasets: ANALYTICS,
+    cache: path === 'hit',
+  }
+}
+
+async function benchWorkerd() {
+  const { Miniflare } = await import('miniflare')
   const results = {}
   for (const path of ['miss', 'hit']) {
-    const options = await withInspector({
-      modules: [{ type: 'ESModule', path: 'dist/growth_agency/index.js' }],
-      compatibilityDate: built.compatibility_date,
-      compatibilityFlags: built.compatibility_flags ?? [],
-      bindings: env,
-      d1Databases: { DB: 'bench' },
-      analyticsEngineDatasets: ANALYTICS,
-      cache: path === 'hit',
-    })
+    const options = await withInspector(builtWorker(path))
     const mf = new Miniflare(options)
     const cpu = await isolateCpu(mf, options.inspectorPort)
     const seen = {}
@@ -266,9 +274,6 @@ async function benchWorkerd() {
 async function benchThread() {
   const { Miniflare } = await import('miniflare')
   const { request } = await import('undici')
-  const built = JSON.parse(
-    readFileSync(new URL('../dist/growth_agency/wrangler.json', import.meta.url), 'utf8'),
-  )
   const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
   const results = {}
   for (const path of ['miss', 'hit']) {
@@ -278,20 +283,14 @@ async function benchThread() {
       workers: [
         {
           name: 'site',
-          modules: [{ type: 'ESModule', path: 'dist/growth_agency/index.js' }],
-          compatibilityDate: built.compatibility_date,
-          compatibilityFlags: built.compatibility_flags ?? [],
-          bindings: env,
-          d1Databases: { DB: 'bench' },
-          analyticsEngineDatasets: ANALYTICS,
-          cache: path === 'hit',
+          ...builtWorker(path),
           unsafeDirectSockets: [{ host: '127.0.0.1', port: site }],
         },
         {
           name: 'baseline',
           modules: true,
           script: BASELINE_WORKER,
-          compatibilityDate: built.compatibility_date,
+          compatibilityDate: builtWorker(path).compatibilityDate,
           unsafeDirectSockets: [{ host: '127.0.0.1', port: base }],
         },
       ],
