@@ -201,7 +201,7 @@ async function sampleIsolate(cpu, paths, request, counted = () => true) {
  */
 /**
  * The built Worker as Miniflare runs it for the bench, with production's settings; the Cache
- * API only for the hit run (`path`: 'miss' or 'hit').
+ * API off for the miss run (`path`: 'miss' or 'hit'; none for the desk).
  */
 function builtWorker(path) {
   const built = JSON.parse(
@@ -214,7 +214,7 @@ function builtWorker(path) {
     bindings: env,
     d1Databases: { DB: 'bench' },
     analyticsEngineDatasets: ANALYTICS,
-    cache: path === 'hit',
+    cache: path !== 'miss',
   }
 }
 
@@ -279,18 +279,15 @@ async function benchThread() {
   for (const path of ['miss', 'hit']) {
     const [site, base] = [await freePort(), await freePort()]
     const known = new Set(readdirSync('/proc'))
+    const worker = builtWorker(path)
     const mf = new Miniflare({
       workers: [
-        {
-          name: 'site',
-          ...builtWorker(path),
-          unsafeDirectSockets: [{ host: '127.0.0.1', port: site }],
-        },
+        { name: 'site', ...worker, unsafeDirectSockets: [{ host: '127.0.0.1', port: site }] },
         {
           name: 'baseline',
           modules: true,
           script: BASELINE_WORKER,
-          compatibilityDate: builtWorker(path).compatibilityDate,
+          compatibilityDate: worker.compatibilityDate,
           unsafeDirectSockets: [{ host: '127.0.0.1', port: base }],
         },
       ],
@@ -819,15 +816,9 @@ async function benchDeskRender() {
 /** The built worker in workerd on the desk's D1, with `extra` vars. */
 async function deskWorkerd(extra = {}, more = {}) {
   const { Miniflare } = await import('miniflare')
-  const built = JSON.parse(
-    readFileSync(new URL('../dist/growth_agency/wrangler.json', import.meta.url), 'utf8'),
-  )
   return new Miniflare({
-    modules: [{ type: 'ESModule', path: 'dist/growth_agency/index.js' }],
-    compatibilityDate: built.compatibility_date,
-    compatibilityFlags: built.compatibility_flags ?? [],
+    ...builtWorker(),
     bindings: { ...env, ...extra },
-    analyticsEngineDatasets: ANALYTICS,
     ...deskD1,
     ...more,
   })

@@ -1,8 +1,7 @@
 import type { MiddlewareHandler } from 'hono'
 import { record } from '../analytics/record'
 import type { AppEnv } from '../env'
-import { RENDER_HEADER } from '../render/cache-key'
-import { isRefresh } from '../render/edge-cache'
+import { isRefreshRequest, RENDER_HEADER } from '../render/cache-key'
 
 /**
  * One data point per rendered page, written once the streamed HTML has been sent, so it never
@@ -13,7 +12,7 @@ export function pageViews(): MiddlewareHandler<AppEnv> {
     const started = Date.now()
     await next()
     // the edge re-rendering a stale page is not a visit (render/edge-cache.ts)
-    if (c.req.method !== 'GET' || !c.res.body || isRefresh(c)) return
+    if (c.req.method !== 'GET' || !c.res.body || isRefreshRequest(c.req.raw)) return
     if (!(c.res.headers.get('Content-Type') ?? '').startsWith('text/html')) return
     const status = c.res.status
     const path = status === 404 ? '(not found)' : c.req.path

@@ -91,5 +91,7 @@ export function readRequest(request: Request) {
     }
     return key
   }
-  return { page, param, cookies, lang, key }
+  /** A cookie of someone's own state: the page is rendered for them alone. */
+  const personal = Object.keys(cookies).some(isPersonalCookie)
+  return { page, param, cookies, personal, lang, key }
 }

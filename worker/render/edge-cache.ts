@@ -1,5 +1,4 @@
 import type { Context, MiddlewareHandler } from 'hono'
-import { getCookie } from 'hono/cookie'
 import type { AppEnv } from '../env'
 import {
   deployId,
@@ -38,10 +37,6 @@ const KEEP_SECONDS = 86_400
 const CACHE_TAG = 'site-pages'
 const STORED_AT = 'x-stored-at'
 
-/** A request that carries someone's own state. */
-const personal = (c: Context<AppEnv>) =>
-  Boolean(c.var.user) || Object.keys(getCookie(c)).some(isPersonalCookie)
-
 /** The copy for the Cache API: the page's body and type only (no cookies, no per-response headers). */
 const storable = (copy: Copy) =>
   new Response(copy.page, {
@@ -64,9 +59,6 @@ async function fetched(cache: Cache, key: string): Promise<Copy | undefined> {
   )
 }
 
-/** Whether this request is the edge refreshing a stale page (its analytics are not a visit). */
-export const isRefresh = (c: Context<AppEnv>) => isRefreshRequest(c.req.raw)
-
 /** Keys this isolate is already refreshing: one background render per stale page at a time. */
 const refreshing = new Set<string>()
 
@@ -74,12 +66,12 @@ const refreshing = new Set<string>()
  * Renders the page again in the background through the worker itself (ctx.exports), as a new
  * request with only what the key holds, so the stale copy is replaced for the next visitor.
  */
-function refresh(c: Context<AppEnv>, key: string) {
+function refresh(c: Context<AppEnv>, key: string, cookies: Record<string, string>) {
   const headers = new Headers({ [REFRESH_HEADER]: '1' })
-  const cookies = Object.entries(getCookie(c))
+  const kept = Object.entries(cookies)
     .filter(([name]) => !isPersonalCookie(name))
     .map(([name, value]) => `${name}=${encodeURIComponent(value)}`)
-  if (cookies.length) headers.set('Cookie', cookies.join('; '))
+  if (kept.length) headers.set('Cookie', kept.join('; '))
   const accept = c.req.header('Accept-Language')
   if (accept) headers.set('Accept-Language', accept)
   const self = c.executionCtx.exports?.default as Fetcher | undefined
@@ -103,12 +95,14 @@ export function edgeCache(query: readonly string[] = []): MiddlewareHandler<AppE
     // (no Cache API where the worker runs outside workerd, as in the bench's Node renders)
     const cache = (globalThis as { caches?: CacheStorage }).caches?.default
     // a bypass is marked by the renderer, as every page outside the cache is
-    if (!cache || c.req.method !== 'GET' || personal(c)) return next()
+    if (!cache || c.req.method !== 'GET') return next()
+    const { page, cookies, personal, key: keyFor } = readRequest(c.req.raw)
+    // someone's own state (signed in, a notice to show): a render of their own
+    if (c.var.user || personal) return next()
     const nonce = c.get('secureHeadersNonce') ?? ''
-    const { page, key: keyFor } = readRequest(c.req.raw)
     const key = keyFor(await deployId(c.var.config, c.env.CF_VERSION_METADATA?.id), query)
     willAnswer(c.req.raw, { key, page, query, nonce })
-    if (!isRefresh(c)) {
+    if (!isRefreshRequest(c.req.raw)) {
       let copy = recalled(key)
       if (!copy) {
         copy = await fetched(cache, key)
@@ -119,7 +113,7 @@ export function edgeCache(query: readonly string[] = []): MiddlewareHandler<AppE
         if (age > FRESH_SECONDS) {
           // served this once more; the next visitor gets the refreshed one
           forget(key)
-          refresh(c, key)
+          refresh(c, key, cookies)
         }
         c.header(RENDER_HEADER, 'hit')
         c.header('Age', String(Math.floor(age)))
@@ -139,20 +133,20 @@ export function edgeCache(query: readonly string[] = []): MiddlewareHandler<AppE
       (res.headers.get('Content-Type') ?? '').startsWith('text/html') &&
       !(res.headers.get('Cache-Control') ?? '').includes('no-store')
     // the copy is kept once the page has streamed out, as it was rendered
-    const keep =
-      cacheable &&
-      ((page: Uint8Array) => {
-        const copy = copyOf(page, res.headers.get('Content-Type')!, Date.now())
-        remember(key, copy)
-        c.executionCtx.waitUntil(
-          cache
-            .put(key, storable(copy))
-            .catch((err: unknown) => console.error('cache put failed', err)),
-        )
-      })
+    const keep = cacheable
+      ? (page: Uint8Array) => {
+          const copy = copyOf(page, res.headers.get('Content-Type')!, Date.now())
+          remember(key, copy)
+          c.executionCtx.waitUntil(
+            cache
+              .put(key, storable(copy))
+              .catch((err: unknown) => console.error('cache put failed', err)),
+          )
+        }
+      : undefined
     const headers = new Headers(res.headers)
     headers.set(RENDER_HEADER, cacheable ? 'miss' : 'bypass')
-    c.res = new Response(res.body?.pipeThrough(writingNonce(nonce, keep || undefined)), {
+    c.res = new Response(res.body?.pipeThrough(writingNonce(nonce, keep)), {
       status: res.status,
       headers,
     })

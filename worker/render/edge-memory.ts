@@ -2,13 +2,7 @@ import { encodeBase64 } from 'hono/utils/encode'
 import { recordVisit } from '../analytics/record'
 import { readConfig } from '../config'
 import type { Bindings } from '../env'
-import {
-  isPersonalCookie,
-  isRefreshRequest,
-  knownDeployId,
-  readRequest,
-  RENDER_HEADER,
-} from './cache-key'
+import { isRefreshRequest, knownDeployId, readRequest, RENDER_HEADER } from './cache-key'
 import { withNonceJoined, type Copy } from './nonce-slots'
 
 /**
@@ -121,12 +115,12 @@ export function answerFromMemory(
   ctx: ExecutionContext,
 ): Response | undefined {
   if (request.method !== 'GET' || memory.size === 0 || isRefreshRequest(request)) return undefined
-  const { page, param, cookies, lang, key: keyFor } = readRequest(request)
+  const { page, param, personal, lang, key: keyFor } = readRequest(request)
   const query = queryNames.get(page)
   const path = page.slice(page.indexOf('/', page.indexOf('//') + 2))
   // (an escaped path is counted as the app decodes it: the app answers it)
   if (!query || path.includes('%') || param('lang') !== undefined) return undefined
-  for (const name in cookies) if (isPersonalCookie(name)) return undefined
+  if (personal) return undefined
   const deploy = knownDeployId(readConfig(env, request.url))
   if (!deploy) return undefined
   const key = keyFor(deploy, query)
