@@ -1,6 +1,2 @@
 type Options = { remote?: boolean; persistTo?: string }
 export function queryD1<T = Record<string, unknown>>(sql: string, options?: Options): T[]
-export function queryD1Async<T = Record<string, unknown>>(
-  sql: string,
-  options?: Options,
-): Promise<T[]>

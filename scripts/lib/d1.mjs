@@ -1,7 +1,6 @@
 // Runs one SQL statement against the project's D1 with wrangler, as the D1 console would:
 // the local database of `npm start` by default, or the production one with { remote: true }.
-import { execFile, execFileSync } from 'node:child_process'
-import { promisify } from 'node:util'
+import { execFileSync } from 'node:child_process'
 
 const argsFor = (sql, { remote = false, persistTo = '.wrangler/state' } = {}) => [
   'wrangler',
@@ -35,18 +34,6 @@ export function queryD1(sql, options) {
         throw err
       }
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 250 * attempt)
-    }
-  }
-}
-
-export async function queryD1Async(sql, options) {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      const { stdout } = await promisify(execFile)('npx', argsFor(sql, options))
-      return JSON.parse(stdout)[0].results
-    } catch (err) {
-      if (!busy(err) || attempt === ATTEMPTS) throw err
-      await new Promise((r) => setTimeout(r, 250 * attempt))
     }
   }
 }

@@ -69,7 +69,14 @@ export async function startServer({ persistTo, vars = {}, background = false, po
   const child = spawn(command[0], command.slice(1), {
     detached: true,
     stdio: ['ignore', 'inherit', 'inherit'],
-    env: { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: 'false' },
+    // the local explorer API is how the browser tests read D1 (test/e2e/d1.ts); no telemetry
+    // from it or wrangler (the machine may be offline)
+    env: {
+      ...process.env,
+      CLOUDFLARE_CF_FETCH_ENABLED: 'false',
+      X_LOCAL_EXPLORER: 'true',
+      WRANGLER_SEND_METRICS: 'false',
+    },
   })
   const baseURL = `http://127.0.0.1:${port}`
   const stop = () => {

@@ -18,7 +18,7 @@ declare module 'vitest' {
   }
 }
 
-export const E2E_STATE = '.wrangler/e2e-state'
+const E2E_STATE = '.wrangler/e2e-state'
 const TRACKERS_STATE = '.wrangler/e2e-trackers'
 const AUTH_STATE = '.wrangler/e2e-auth-service'
 const REMOTE_STATE = '.wrangler/e2e-remote-site'
