@@ -1,6 +1,7 @@
 // A local mail catcher (maildev: an SMTP server with a web inbox and a REST API) that the site's
 // SMTP provider delivers to in development and in the tests. Loopback only.
 import { spawn } from 'node:child_process'
+import { connect } from 'node:net'
 import { freePort } from './server.mjs'
 
 /**
@@ -40,7 +41,8 @@ export async function startMailCatcher({ smtpPort, webPort } = {}) {
   const deadline = Date.now() + 30_000
   while (Date.now() < deadline) {
     try {
-      if ((await fetch(`${webURL}/api/email`)).ok)
+      // both halves: maildev keeps its inbox up when the SMTP port cannot be had
+      if ((await fetch(`${webURL}/api/email`)).ok && (await smtpGreets(smtpPort)))
         return { smtpPort, webPort, webURL, stop, messages, source }
     } catch {
       // not up yet
@@ -48,5 +50,19 @@ export async function startMailCatcher({ smtpPort, webPort } = {}) {
     await new Promise((r) => setTimeout(r, 200))
   }
   stop()
-  throw new Error(`maildev did not answer on ${webURL}`)
+  throw new Error(`maildev did not answer on ${webURL} and SMTP port ${smtpPort}`)
+}
+
+/** Whether an SMTP server greets on the port (its 220 line). */
+function smtpGreets(port) {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1')
+    const done = (ok) => {
+      socket.destroy()
+      resolve(ok)
+    }
+    socket.setTimeout(2000, () => done(false))
+    socket.once('data', (data) => done(data.toString().startsWith('220')))
+    socket.once('error', () => done(false))
+  })
 }

@@ -3,15 +3,27 @@
 import { spawn, execFileSync } from 'node:child_process'
 import { createServer } from 'node:net'
 
-export function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = createServer()
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address()
-      srv.close(() => resolve(port))
+// Handed out by this process already: two servers asked for ports in a row get different ones.
+const handedOut = new Set()
+
+/**
+ * A port nothing listens on, for a server started later. Drawn below Linux's ephemeral range
+ * (32768–60999), where the kernel never puts an outgoing connection or a socket bound to port 0
+ * meanwhile: a port the kernel picked had been taken by the time the mail catcher bound it.
+ */
+export async function freePort() {
+  for (;;) {
+    const port = 20000 + Math.floor(Math.random() * 12000)
+    if (handedOut.has(port)) continue
+    const free = await new Promise((resolve) => {
+      const srv = createServer()
+      srv.once('error', () => resolve(false))
+      srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)))
     })
-    srv.on('error', reject)
-  })
+    if (!free) continue
+    handedOut.add(port)
+    return port
+  }
 }
 
 /** `wrangler dev` on the build, on loopback, with its local state and extra vars. */
