@@ -37,6 +37,8 @@ export interface AppEnv {
     langSource: 'query' | 'cookie' | 'negotiated'
     config: SiteConfig
     secureHeadersNonce?: string
+    /** The page is the same for every anonymous visitor of its language (render/edge-cache.ts). */
+    shared?: boolean
     /** The signed-in visitor, from a verified access token (worker/auth/session.ts). */
     user?: { id: string; email: string }
     /** That visitor's access token: the cookie's, or the one refreshed for this request. */

@@ -301,6 +301,7 @@ describe("the memory's key and join", () => {
           ? ['abcdefghijklmnopqrstuvwx']
           : ['abcdefghijklmnopqrstuvwx', 'other-length']) {
           let kept: Uint8Array | undefined
+          let slots: number[] = []
           const chunks = [bytes.slice(0, a), bytes.slice(a, b), bytes.slice(b)]
           const render = new ReadableStream<Uint8Array>({
             start(controller) {
@@ -309,10 +310,18 @@ describe("the memory's key and join", () => {
             },
           })
           const out = await new Response(
-            render.pipeThrough(writingNonce(nonce, (rendered) => (kept = rendered))),
+            render.pipeThrough(
+              writingNonce(nonce, (rendered, at) => {
+                kept = rendered
+                slots = at
+              }),
+            ),
           ).text()
           expect(out).toBe(page.replaceAll(NONCE_PLACEHOLDER, nonce))
           expect(new TextDecoder().decode(kept)).toBe(page)
+          // where the placeholders are, as found on the way: a hit writes its nonce there
+          expect(slots).toEqual(copyOf(kept!, 'text/html', 0).slots)
+          expect(slots).toHaveLength(4)
         }
   })
 

@@ -11,6 +11,9 @@ import { Header, WorkspaceBar } from '../components/header'
 import { Splash } from '../components/overlays'
 import { NoticeHost } from '../components/welcome-popup'
 import { PageTail } from './page-tail'
+import { islandHtml } from './island-html'
+import { finishing } from './part-html'
+import { IslandHtmlContext } from '../../client/island'
 import type { AppEnv } from '../env'
 import { langHref, usePage } from './context'
 import { jsonLdScript, OG_LOCALE, ogImagePath, organization, type PageImage } from '../seo'
@@ -66,23 +69,27 @@ export function renderer(): MiddlewareHandler<AppEnv> {
         jsonLd,
         noindex,
       }) => (
-        <Document
-          title={title}
-          description={description}
-          canonicalPath={canonicalPath}
-          bare={bare}
-          workspace={workspace}
-          image={image ?? 'page'}
-          ogType={ogType ?? 'website'}
-          jsonLd={jsonLdScript([organization(c), ...(jsonLd ?? [])])}
-          noindex={noindex || c.var.noindex}
-          quiet={c.var.quiet}
-          consent={consentOf(c)}
-          flash={takeFlash(c)}
-          langSource={c.var.langSource}
+        <IslandHtmlContext.Provider
+          value={c.get('shared') ? islandHtml(finishing.bind(null, c)) : null}
         >
-          {children}
-        </Document>
+          <Document
+            title={title}
+            description={description}
+            canonicalPath={canonicalPath}
+            bare={bare}
+            workspace={workspace}
+            image={image ?? 'page'}
+            ogType={ogType ?? 'website'}
+            jsonLd={jsonLdScript([organization(c), ...(jsonLd ?? [])])}
+            noindex={noindex || c.var.noindex}
+            quiet={c.var.quiet}
+            consent={consentOf(c)}
+            flash={takeFlash(c)}
+            langSource={c.var.langSource}
+          >
+            {children}
+          </Document>
+        </IslandHtmlContext.Provider>
       ),
       {
         stream: true,

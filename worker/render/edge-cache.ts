@@ -125,6 +125,7 @@ export function edgeCache(query: readonly string[] = []): MiddlewareHandler<AppE
 
     // A miss: render with the placeholder, keep one copy, send the other with the nonce.
     c.set('secureHeadersNonce', NONCE_PLACEHOLDER)
+    c.set('shared', true)
     await next()
     const res = c.res
     const cacheable =
@@ -134,8 +135,8 @@ export function edgeCache(query: readonly string[] = []): MiddlewareHandler<AppE
       !(res.headers.get('Cache-Control') ?? '').includes('no-store')
     // the copy is kept once the page has streamed out, as it was rendered
     const keep = cacheable
-      ? (page: Uint8Array) => {
-          const copy = copyOf(page, res.headers.get('Content-Type')!, Date.now())
+      ? (page: Uint8Array, slots: number[]) => {
+          const copy = copyOf(page, res.headers.get('Content-Type')!, Date.now(), slots)
           remember(key, copy)
           c.executionCtx.waitUntil(
             cache

@@ -54,13 +54,16 @@ function written(bytes: Uint8Array, slots: number[], value: Uint8Array) {
   return out
 }
 
-/** A page as kept, from its bytes as rendered (placeholders in; the copy is theirs from now). */
-export const copyOf = (page: Uint8Array, type: string, storedAt: number): Copy => ({
-  page,
-  slots: placeholdersIn(page),
-  type,
-  storedAt,
-})
+/**
+ * A page as kept, from its bytes as rendered (placeholders in; the copy is theirs from now) and
+ * where they are, when known (found as the page streamed out), else looked for.
+ */
+export const copyOf = (
+  page: Uint8Array,
+  type: string,
+  storedAt: number,
+  slots = placeholdersIn(page),
+): Copy => ({ page, slots, type, storedAt })
 
 /** The copy's page with this response's nonce where the placeholders are. */
 export const withNonceJoined = (copy: Copy, nonce: string) =>
@@ -80,21 +83,26 @@ const joined = (parts: Uint8Array[]) => {
 /**
  * A render on its way out, streaming: every placeholder becomes `nonce`, chunk by chunk (the
  * end of a chunk that may begin a placeholder is held back for the next). `keep`, if given,
- * gets the whole page as rendered, placeholders in, once the last chunk has passed; a page
- * whose visitor left before its end is not kept (the next visitor's render is).
+ * gets the whole page as rendered, placeholders in, and where they start, once the last chunk
+ * has passed; a page whose visitor left before its end is not kept (the next visitor's render is).
  */
-export function writingNonce(nonce: string, keep?: (page: Uint8Array) => void) {
+export function writingNonce(nonce: string, keep?: (page: Uint8Array, slots: number[]) => void) {
   const value = encoder.encode(nonce)
   const rendered: Uint8Array[] = []
+  const slots: number[] = []
   let held = new Uint8Array(0)
+  // where `held` starts in the page
+  let offset = 0
   return new TransformStream<Uint8Array, Uint8Array>({
     transform(chunk, controller) {
       if (keep) rendered.push(chunk)
       const bytes = held.byteLength ? joined([held, chunk]) : chunk
       const found = placeholdersIn(bytes)
+      for (const at of found) slots.push(offset + at)
       const after = found.length ? found[found.length - 1] + SLOT : 0
       const until = Math.max(after, bytes.byteLength - (SLOT - 1))
       held = bytes.slice(until)
+      offset += until
       // a copy either way: the chunk itself stays the kept page's
       if (until) controller.enqueue(written(bytes.subarray(0, until), found, value))
     },
@@ -103,7 +111,7 @@ export function writingNonce(nonce: string, keep?: (page: Uint8Array) => void) {
       if (held.byteLength) controller.enqueue(held)
       // the visitor's page is whole whatever keeping it does
       try {
-        keep?.(joined(rendered))
+        keep?.(joined(rendered), slots)
       } catch (err) {
         console.error('edge cache: keeping a copy failed', err)
       }

@@ -1,7 +1,5 @@
 import { useRequestContext } from '@hono/react-renderer'
 import type { Context } from 'hono'
-import type { ReactNode } from 'react'
-import { renderToReadableStream } from 'react-dom/server'
 import { ConsentBanner } from '../components/consent-banner'
 import { Footer } from '../components/footer'
 import { BookingDialog, FloatingActions } from '../components/overlays'
@@ -10,6 +8,7 @@ import { hasTrackers, isKept, type SiteConfig } from '../config'
 import type { AppEnv } from '../env'
 import type { Consent } from './consent'
 import { PartContext, usePage } from './context'
+import { finishing, renderToHtml } from './part-html'
 
 /**
  * What follows `<main>` on every page of the site's layout: the footer, the WhatsApp and
@@ -35,11 +34,6 @@ function Tail({ quiet, consent }: TailProps) {
       {hasTrackers(config) && <ConsentBanner open={consent === 'unset'} />}
     </>
   )
-}
-
-/** A part of a page as HTML, by the pages' own renderer (react-dom/server: worker/react-dom-server.ts in the build). */
-async function renderToHtml(node: ReactNode) {
-  return new Response(await renderToReadableStream(node)).text()
 }
 
 /** Per settings object (one per isolate and origin, config.ts), the HTML of each variant. */
@@ -76,11 +70,7 @@ export function PageTail(props: TailProps) {
         console.error('page tail: render failed', err)
       })
     variants.set(key, made)
-    try {
-      c.executionCtx.waitUntil(made)
-    } catch {
-      // no execution context (the bench's Node renders): it finishes on its own
-    }
+    finishing(c, made)
   }
   return (
     <div className="contents">
