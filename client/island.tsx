@@ -15,7 +15,11 @@ export interface Island<P> {
  * function of its props alone (the browser hydrates it from them), so the HTML of one is the
  * HTML of all (worker/render/island-html.ts). Never provided in the browser.
  */
-export type IslandHtml = (name: string, json: string, element: ReactElement) => string | undefined
+export type IslandHtml = (
+  name: string,
+  json: string,
+  part: () => ReactElement,
+) => string | undefined
 export const IslandHtmlContext = createContext<IslandHtml | null>(null)
 
 /**
@@ -35,7 +39,7 @@ export function defineIsland<P extends { [K in keyof P]: Serializable | undefine
       [PROPS_ATTR]: json,
       [HYDRATE_ATTR]: hydrate === 'visible' ? undefined : hydrate,
     }
-    const html = useContext(IslandHtmlContext)?.(name, json, <Component {...props} />)
+    const html = useContext(IslandHtmlContext)?.(name, json, () => <Component {...props} />)
     // the same element either way: React's HTML of the component, pasted or rendered now
     if (html !== undefined)
       return (

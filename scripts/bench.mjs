@@ -7,8 +7,8 @@
 //  3. The same pages in workerd itself (Miniflare), as CPU of the Worker's isolate per request
 //     from V8's sampling profiler (lib/isolate-cpu.mjs), on a miss and on a hit of the edge
 //     cache; again as CPU of workerd's main thread less a baseline (lib/thread-cpu.mjs), which
-//     also sees the native work the profiler does not; then requests a second for the home page (a hit) against /robots.txt with 50
-//     connections, on wrangler dev as `npm start` runs it.
+//     also sees the native work the profiler does not; then requests a second for the home
+//     page (a hit) against /robots.txt with 50 connections, on wrangler dev as `npm start` runs it.
 //  4. The desk (/desk, staff with a second factor): its inbox over 100,000 seeded leads, server
 //     CPU in Node as in 2, CPU of the isolate in workerd as in 3 (the budget's figure; D1's
 //     SQLite runs elsewhere), and the compressed JavaScript its page loads in Chromium.
@@ -192,14 +192,6 @@ async function sampleIsolate(cpu, paths, request, counted = () => true) {
 }
 
 /**
- * The same pages in workerd, Cloudflare's runtime, through Miniflare, on both paths of the
- * edge cache (worker/render/edge-cache.ts), as CPU of the Worker's isolate per request
- * (lib/isolate-cpu.mjs): a miss (every request renders, keeps a copy and rewrites the nonce)
- * and a hit (answered from the isolate's memory before the app, worker/render/edge-memory.ts).
- * The language comes as visitors' browsers send it, in Accept-Language: a `?lang=` link is
- * answered by the app, since it sets the language cookie.
- */
-/**
  * The built Worker as Miniflare runs it for the bench, with production's settings; the Cache
  * API off for the miss run (`path`: 'miss' or 'hit'; none for the desk).
  */
@@ -218,6 +210,14 @@ function builtWorker(path) {
   }
 }
 
+/**
+ * The same pages in workerd, Cloudflare's runtime, through Miniflare, on both paths of the
+ * edge cache (worker/render/edge-cache.ts), as CPU of the Worker's isolate per request
+ * (lib/isolate-cpu.mjs): a miss (every request renders, keeps a copy and rewrites the nonce)
+ * and a hit (answered from the isolate's memory before the app, worker/render/edge-memory.ts).
+ * The language comes as visitors' browsers send it, in Accept-Language: a `?lang=` link is
+ * answered by the app, since it sets the language cookie.
+ */
 async function benchWorkerd() {
   const { Miniflare } = await import('miniflare')
   const results = {}

@@ -1,10 +1,10 @@
 // `node scripts/profile-render.mjs [path] [--renders N] [--miss | --hit] [--out file.cpuprofile]
-// [--bundle index.js]`:
-// where a page's render spends its CPU inside workerd. By default the page is asked for with
-// `?lang=`, which the app answers (from its cache after the first); `--miss` renders every
-// time (the edge's own refresh, as `npm run bench` measures a miss); `--hit` asks as browsers
-// do (Accept-Language), answered from the isolate's memory before the app. Runs the production build (`npm run build` first)
-// through Miniflare with the inspector on, samples V8's profiler over N renders of the page
+// [--bundle index.js]`: where a page's render spends its CPU inside workerd. By default the
+// page is asked for with `?lang=`, which the app answers (from its cache after the first);
+// `--miss` renders every time (the edge's own refresh, as `npm run bench` measures a miss);
+// `--hit` asks as browsers do (Accept-Language), answered from the isolate's memory before the
+// app. `--bundle` profiles another build's index.js. Runs the production build (`npm run build`
+// first) through Miniflare with the inspector on, samples V8's profiler over N renders of the page
 // in English and in Arabic (after warm-up), and prints the functions with the most self
 // time and the share of each. The saved profile opens in Chrome DevTools (Performance).
 // Costs that only workerd has (its Node compatibility layer, its native streams) show here

@@ -28,7 +28,7 @@ export const RENDER_HEADER = 'x-render'
 export const REFRESH_HEADER = 'x-render-refresh'
 
 /** A cookie of someone's own state: the session and MFA steps (sb-*), a notice for this page. */
-export const isPersonalCookie = (name: string) => name.startsWith('sb-') || name === FLASH_COOKIE
+const isPersonalCookie = (name: string) => name.startsWith('sb-') || name === FLASH_COOKIE
 
 const deploys = new WeakMap<SiteConfig, Promise<string>>()
 const settled = new WeakMap<SiteConfig, string>()
@@ -93,5 +93,5 @@ export function readRequest(request: Request) {
   }
   /** A cookie of someone's own state: the page is rendered for them alone. */
   const personal = Object.keys(cookies).some(isPersonalCookie)
-  return { page, param, cookies, personal, lang, key }
+  return { page, param, personal, lang, key }
 }

@@ -12,7 +12,7 @@ import { Splash } from '../components/overlays'
 import { NoticeHost } from '../components/welcome-popup'
 import { PageTail } from './page-tail'
 import { islandHtml } from './island-html'
-import { finishing } from './part-html'
+import { waitUntilOf } from './part-html'
 import { IslandHtmlContext } from '../../client/island'
 import type { AppEnv } from '../env'
 import { langHref, usePage } from './context'
@@ -69,9 +69,7 @@ export function renderer(): MiddlewareHandler<AppEnv> {
         jsonLd,
         noindex,
       }) => (
-        <IslandHtmlContext.Provider
-          value={c.get('shared') ? islandHtml(finishing.bind(null, c)) : null}
-        >
+        <IslandHtmlContext.Provider value={c.get('shared') ? islandHtml(waitUntilOf(c)) : null}>
           <Document
             title={title}
             description={description}

@@ -2,7 +2,6 @@ import type { Context, MiddlewareHandler } from 'hono'
 import type { AppEnv } from '../env'
 import {
   deployId,
-  isPersonalCookie,
   isRefreshRequest,
   NONCE_PLACEHOLDER,
   readRequest,
@@ -66,12 +65,11 @@ const refreshing = new Set<string>()
  * Renders the page again in the background through the worker itself (ctx.exports), as a new
  * request with only what the key holds, so the stale copy is replaced for the next visitor.
  */
-function refresh(c: Context<AppEnv>, key: string, cookies: Record<string, string>) {
+function refresh(c: Context<AppEnv>, key: string) {
   const headers = new Headers({ [REFRESH_HEADER]: '1' })
-  const kept = Object.entries(cookies)
-    .filter(([name]) => !isPersonalCookie(name))
-    .map(([name, value]) => `${name}=${encodeURIComponent(value)}`)
-  if (kept.length) headers.set('Cookie', kept.join('; '))
+  // the visitor's cookies as they came: none of someone's own gets this far (never cached)
+  const cookies = c.req.header('Cookie')
+  if (cookies) headers.set('Cookie', cookies)
   const accept = c.req.header('Accept-Language')
   if (accept) headers.set('Accept-Language', accept)
   const self = c.executionCtx.exports?.default as Fetcher | undefined
@@ -96,7 +94,7 @@ export function edgeCache(query: readonly string[] = []): MiddlewareHandler<AppE
     const cache = (globalThis as { caches?: CacheStorage }).caches?.default
     // a bypass is marked by the renderer, as every page outside the cache is
     if (!cache || c.req.method !== 'GET') return next()
-    const { page, cookies, personal, key: keyFor } = readRequest(c.req.raw)
+    const { page, personal, key: keyFor } = readRequest(c.req.raw)
     // someone's own state (signed in, a notice to show): a render of their own
     if (c.var.user || personal) return next()
     const nonce = c.get('secureHeadersNonce') ?? ''
@@ -113,7 +111,7 @@ export function edgeCache(query: readonly string[] = []): MiddlewareHandler<AppE
         if (age > FRESH_SECONDS) {
           // served this once more; the next visitor gets the refreshed one
           forget(key)
-          refresh(c, key, cookies)
+          refresh(c, key)
         }
         c.header(RENDER_HEADER, 'hit')
         c.header('Age', String(Math.floor(age)))

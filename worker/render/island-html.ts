@@ -1,8 +1,8 @@
 import type { IslandHtml } from '../../client/island'
-import { renderToHtml } from './part-html'
+import { pastedHtml, type PartStore } from './part-html'
 
-/** Islands' HTML by name and props, oldest first; at most MAX (props hold a language's texts). */
-const kept = new Map<string, string | Promise<void>>()
+/** Islands' HTML by name and props, at most MAX (props hold a language's texts). */
+const kept: PartStore = new Map()
 const MAX = 64
 
 /**
@@ -12,25 +12,7 @@ const MAX = 64
  * part of itself. Only for such pages: a visitor's own page may carry their own values in an
  * island's props (a form sent back with its errors), which no memory should hold.
  */
-export function islandHtml(waitUntil: (work: Promise<void>) => void): IslandHtml {
-  return (name, json, element) => {
-    const key = `${name}\n${json}`
-    const html = kept.get(key)
-    if (typeof html === 'string') return html
-    if (!html) {
-      const made = renderToHtml(element)
-        .then((part) => {
-          // still wanted (not evicted meanwhile)
-          if (kept.get(key) === made) kept.set(key, part)
-        })
-        .catch((err: unknown) => {
-          kept.delete(key)
-          console.error('island html: render failed', name, err)
-        })
-      kept.set(key, made)
-      if (kept.size > MAX) kept.delete(kept.keys().next().value!)
-      waitUntil(made)
-    }
-    return undefined
-  }
-}
+export const islandHtml =
+  (waitUntil: (work: Promise<void>) => void): IslandHtml =>
+  (name, json, part) =>
+    pastedHtml(kept, `${name}\n${json}`, part, waitUntil, MAX)

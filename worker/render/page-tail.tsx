@@ -8,7 +8,7 @@ import { hasTrackers, isKept, type SiteConfig } from '../config'
 import type { AppEnv } from '../env'
 import type { Consent } from './consent'
 import { PartContext, usePage } from './context'
-import { finishing, renderToHtml } from './part-html'
+import { pastedHtml, waitUntilOf, type PartStore } from './part-html'
 
 /**
  * What follows `<main>` on every page of the site's layout: the footer, the WhatsApp and
@@ -37,7 +37,7 @@ function Tail({ quiet, consent }: TailProps) {
 }
 
 /** Per settings object (one per isolate and origin, config.ts), the HTML of each variant. */
-const tails = new WeakMap<SiteConfig, Map<string, string | Promise<void>>>()
+const tails = new WeakMap<SiteConfig, PartStore>()
 
 export function PageTail(props: TailProps) {
   const c = useRequestContext() as unknown as Context<AppEnv>
@@ -54,24 +54,19 @@ export function PageTail(props: TailProps) {
   const key = `${c.get('lang')}.${props.quiet}.${props.consent}.${new Date().getUTCFullYear()}`
   let variants = tails.get(config)
   if (!variants) tails.set(config, (variants = new Map()))
-  const html = variants.get(key)
-  // the same element either way: the HTML as React would write it, in a wrapper that boxes nothing
-  if (typeof html === 'string')
-    return <div className="contents" dangerouslySetInnerHTML={{ __html: html }} />
-  if (!html) {
-    const made = renderToHtml(
+  const html = pastedHtml(
+    variants,
+    key,
+    () => (
       <PartContext.Provider value={c}>
         <Tail {...props} />
-      </PartContext.Provider>,
-    )
-      .then((tail) => void variants.set(key, tail))
-      .catch((err: unknown) => {
-        variants.delete(key)
-        console.error('page tail: render failed', err)
-      })
-    variants.set(key, made)
-    finishing(c, made)
-  }
+      </PartContext.Provider>
+    ),
+    waitUntilOf(c),
+  )
+  // the same element either way: the HTML as React would write it, in a wrapper that boxes nothing
+  if (html !== undefined)
+    return <div className="contents" dangerouslySetInnerHTML={{ __html: html }} />
   return (
     <div className="contents">
       <Tail {...props} />
