@@ -11,6 +11,8 @@
 //    renderToPipeableStream, which takes any object with write(), flush() and end(). The same
 //    renderer (Fizz) makes the same HTML in every build. It needs `nodejs_compat` (util,
 //    crypto, stream, Buffer). Measured by `npm run bench`: README, "Performance".
+//    Whoever keeps a copy of the page can take over that encoding (`output`): the edge cache
+//    writes each response's nonce in while the HTML is still a string (render/nonce-slots.ts).
 import type { ReactNode } from 'react'
 import type { RenderToReadableStreamOptions } from 'react-dom/server'
 // @ts-expect-error the CommonJS build has no types; reached by path (not in the exports map)
@@ -25,10 +27,23 @@ const render = renderToPipeableStream as (
   options: Record<string, unknown>,
 ) => Pipeable
 
+/** Turns each flush of the page's HTML into the bytes sent; `end` once the last has gone. */
+export interface PageOutput {
+  encode(html: string): Uint8Array
+  end(): void
+}
+
+declare module 'react-dom/server' {
+  interface RenderToReadableStreamOptions {
+    /** Encodes the HTML instead of a plain TextEncoder (this module's own option). */
+    output?: PageOutput
+  }
+}
+
 /** React's renderToReadableStream (the options pages use), resolved once the shell is ready. */
 export function renderToReadableStream(
   children: ReactNode,
-  { signal, ...options }: RenderToReadableStreamOptions = {},
+  { signal, output, ...options }: RenderToReadableStreamOptions = {},
 ): Promise<ReadableStream<Uint8Array> & { allReady: Promise<void> }> {
   return new Promise((resolve, reject) => {
     let allReadyDone: () => void = () => {}
@@ -51,7 +66,7 @@ export function renderToReadableStream(
           start(controller) {
             const send = () => {
               if (pending === '' || cancelled) return
-              controller.enqueue(encoder.encode(pending))
+              controller.enqueue(output ? output.encode(pending) : encoder.encode(pending))
               pending = ''
             }
             pipeable.pipe({
@@ -62,7 +77,9 @@ export function renderToReadableStream(
               flush: send,
               end() {
                 send()
-                if (!cancelled) controller.close()
+                if (cancelled) return
+                output?.end()
+                controller.close()
               },
               destroy(error: unknown) {
                 allReadyFailed(error)

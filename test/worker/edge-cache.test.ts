@@ -8,7 +8,7 @@ import app from '../../worker/index'
 import { NONCE_PLACEHOLDER } from '../../worker/render/cache-key'
 import { FRESH_SECONDS } from '../../worker/render/edge-cache'
 import { answerFromMemory } from '../../worker/render/edge-memory'
-import { copyOf, withNonceJoined, writingNonce } from '../../worker/render/nonce-slots'
+import { copyOf, nonceOutput, withNonceJoined } from '../../worker/render/nonce-slots'
 
 type Point = { indexes: string[]; blobs: string[] }
 
@@ -290,52 +290,69 @@ describe("the memory's key and join", () => {
     expect(text(copy.page)).toBe(page)
   })
 
-  it('writes the nonce into a render chunk by chunk, a placeholder cut anywhere, and keeps the page as rendered', async () => {
-    // (ending on a placeholder, to hold one back to the very end)
+  it('writes the nonce into each flush of a render and keeps the page as rendered, once whole', () => {
     const page = `<script nonce="${NONCE_PLACEHOLDER}">1</script><p>ق ${'x'.repeat(40)}</p><link nonce="${NONCE_PLACEHOLDER}"><style nonce="${NONCE_PLACEHOLDER}"></style>${NONCE_PLACEHOLDER}`
-    const bytes = new TextEncoder().encode(page)
-    // cut in three (the first or middle piece empty too), every few bytes
-    for (let a = 0; a < bytes.length; a += 5)
-      for (let b = a; b < bytes.length; b += 6)
+    // React flushes whole pieces: cut anywhere but inside a placeholder
+    const inside = (at: number) =>
+      [...page.matchAll(new RegExp(NONCE_PLACEHOLDER, 'g'))].some(
+        (m) => at > m.index && at < m.index + NONCE_PLACEHOLDER.length,
+      )
+    const text = (bytes: Uint8Array[]) =>
+      bytes.map((b) => new TextDecoder().decode(b, { stream: true })).join('')
+    for (let a = 0; a <= page.length; a += 3)
+      for (let b = a; b <= page.length; b += 7) {
+        if (inside(a) || inside(b)) continue
         for (const nonce of b % 5
           ? ['abcdefghijklmnopqrstuvwx']
           : ['abcdefghijklmnopqrstuvwx', 'other-length']) {
+          const output = nonceOutput(nonce)
+          const sent = [page.slice(0, a), page.slice(a, b), page.slice(b)].map((html) =>
+            output.encode(html),
+          )
           let kept: Uint8Array | undefined
           let slots: number[] = []
-          const chunks = [bytes.slice(0, a), bytes.slice(a, b), bytes.slice(b)]
-          const render = new ReadableStream<Uint8Array>({
-            start(controller) {
-              for (const chunk of chunks) controller.enqueue(chunk)
-              controller.close()
-            },
+          output.whole((rendered, at) => {
+            kept = rendered
+            slots = at
           })
-          const out = await new Response(
-            render.pipeThrough(
-              writingNonce(nonce, (rendered, at) => {
-                kept = rendered
-                slots = at
-              }),
-            ),
-          ).text()
-          expect(out).toBe(page.replaceAll(NONCE_PLACEHOLDER, nonce))
+          // not before the last flush has gone
+          expect(kept).toBeUndefined()
+          output.end()
+          expect(text(sent)).toBe(page.replaceAll(NONCE_PLACEHOLDER, nonce))
           expect(new TextDecoder().decode(kept)).toBe(page)
           // where the placeholders are, as found on the way: a hit writes its nonce there
           expect(slots).toEqual(copyOf(kept!, 'text/html', 0).slots)
           expect(slots).toHaveLength(4)
         }
+      }
   })
 
-  it('sends the whole page even when keeping its copy fails', async () => {
+  it('keeps a page whole already at once, and a render cut short never', () => {
+    const html = `<p>${'x'.repeat(30)}</p><script nonce="${NONCE_PLACEHOLDER}"></script>`
+    const whole = nonceOutput('abcdefghijklmnopqrstuvwx')
+    whole.encode(html)
+    whole.end()
+    const kept: string[] = []
+    whole.whole((page) => kept.push(new TextDecoder().decode(page)))
+    expect(kept).toEqual([html])
+    const cut = nonceOutput('abcdefghijklmnopqrstuvwx')
+    cut.encode(html)
+    cut.whole(() => kept.push('cut'))
+    expect(kept).toEqual([html])
+  })
+
+  it('sends the whole page even when keeping its copy fails', () => {
     const page = `<p>${'x'.repeat(30)}</p><script nonce="${NONCE_PLACEHOLDER}"></script>`
     const error = vi.spyOn(console, 'error').mockImplementation(() => {})
-    const out = await new Response(
-      new Response(page).body!.pipeThrough(
-        writingNonce('abcdefghijklmnopqrstuvwx', () => {
-          throw new Error('no room')
-        }),
-      ),
-    ).text()
-    expect(out).toBe(page.replaceAll(NONCE_PLACEHOLDER, 'abcdefghijklmnopqrstuvwx'))
+    const output = nonceOutput('abcdefghijklmnopqrstuvwx')
+    output.whole(() => {
+      throw new Error('no room')
+    })
+    const sent = output.encode(page)
+    output.end()
+    expect(new TextDecoder().decode(sent)).toBe(
+      page.replaceAll(NONCE_PLACEHOLDER, 'abcdefghijklmnopqrstuvwx'),
+    )
     expect(error).toHaveBeenCalled()
     error.mockRestore()
   })

@@ -96,6 +96,9 @@ export function renderer(): MiddlewareHandler<AppEnv> {
           get nonce() {
             return c.get('secureHeadersNonce')
           },
+          get output() {
+            return c.get('pageOutput')
+          },
           // Scripts start as soon as the shell arrives, not after the whole stream.
           bootstrapModules: clientAssets.scripts,
         },

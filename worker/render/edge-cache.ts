@@ -9,7 +9,7 @@ import {
   RENDER_HEADER,
 } from './cache-key'
 import { forget, recalled, remember, willAnswer } from './edge-memory'
-import { copyOf, withNonceJoined, writingNonce, type Copy } from './nonce-slots'
+import { copyOf, nonceOutput, withNonceJoined, type Copy } from './nonce-slots'
 
 /**
  * The edge keeps what it rendered for anonymous visitors (Workers Cache API, one copy per data
@@ -21,8 +21,8 @@ import { copyOf, withNonceJoined, writingNonce, type Copy } from './nonce-slots'
  * The stored copy holds NONCE_PLACEHOLDER where a nonce belongs; every response, hit or miss,
  * has this response's nonce written in, so the Content-Security-Policy stays nonce-based and no
  * two responses share a nonce (nonce-slots.ts): a render streams out with the nonce written
- * over each placeholder chunk by chunk, the page as rendered kept on the side; a hit, whole in
- * memory, is one copy of the page with the nonce written into its slots.
+ * over each placeholder as the renderer encodes it, the page as rendered kept on the side; a
+ * hit, whole in memory, is one copy of the page with the nonce written into its slots.
  *
  * Copies in the isolate's memory are answered before the app runs (edge-memory.ts); this
  * middleware answers the rest: copies from the Cache API, stale copies, `?lang=` choices, misses.
@@ -122,32 +122,36 @@ export function edgeCache(query: readonly string[] = []): MiddlewareHandler<AppE
     }
 
     // A miss: render with the placeholder, keep one copy, send the other with the nonce.
+    const output = nonceOutput(nonce)
     c.set('secureHeadersNonce', NONCE_PLACEHOLDER)
+    c.set('pageOutput', output)
     c.set('shared', true)
     await next()
     const res = c.res
+    const type = res.headers.get('Content-Type') ?? ''
     const cacheable =
       res.status === 200 &&
       res.body &&
-      (res.headers.get('Content-Type') ?? '').startsWith('text/html') &&
+      type.startsWith('text/html') &&
       !(res.headers.get('Cache-Control') ?? '').includes('no-store')
-    // the copy is kept once the page has streamed out, as it was rendered
-    const keep = cacheable
-      ? (page: Uint8Array, slots: number[]) => {
-          const copy = copyOf(page, res.headers.get('Content-Type')!, Date.now(), slots)
-          remember(key, copy)
-          c.executionCtx.waitUntil(
-            cache
-              .put(key, storable(copy))
-              .catch((err: unknown) => console.error('cache put failed', err)),
-          )
-        }
-      : undefined
-    const headers = new Headers(res.headers)
-    headers.set(RENDER_HEADER, cacheable ? 'miss' : 'bypass')
-    c.res = new Response(res.body?.pipeThrough(writingNonce(nonce, keep)), {
-      status: res.status,
-      headers,
-    })
+    res.headers.set(RENDER_HEADER, cacheable ? 'miss' : 'bypass')
+    const keep = (copy: Copy) => {
+      remember(key, copy)
+      c.executionCtx.waitUntil(
+        cache
+          .put(key, storable(copy))
+          .catch((err: unknown) => console.error('cache put failed', err)),
+      )
+    }
+    // kept once the page has streamed out, as it was rendered
+    if (output.used) {
+      if (cacheable) output.whole((page, slots) => keep(copyOf(page, type, Date.now(), slots)))
+      return
+    }
+    // HTML the renderer did not write (none of the pages today): whole, then the nonce
+    if (!res.body || !type.startsWith('text/html')) return
+    const copy = copyOf(new Uint8Array(await res.arrayBuffer()), type, Date.now())
+    if (cacheable) keep(copy)
+    c.res = new Response(withNonceJoined(copy, nonce), res)
   }
 }
