@@ -256,20 +256,85 @@ async function benchWorkerd() {
         .map(([k, n]) => `${k} ${n}`)
         .join(', ')}`,
     )
-    const budget = BUDGET.workerd[path]
+    // a sampled figure: right on average, not request by request (calibration below)
     console.log(
-      `  budget: worst page p95 ${results[path].p95.toFixed(2)} ms of ${budget} ms ${results[path].p95 < budget ? 'OK' : 'OVER'} (the cached pages; /auth and not-found render on both paths)`,
+      `  worst page (the cached pages): mean ${results[path].mean.toFixed(2)} ms, p95 ${results[path].p95.toFixed(2)} ms (sampled: the budget's p95 is the thread's count below)`,
     )
     await mf.dispose()
   }
   return results
 }
 
+/** A Worker doing the same work on every request: a loop of `?n=` steps. */
+const LOOP_WORKER = `export default {
+  fetch(request) {
+    let x = 0
+    const n = Number(new URL(request.url).searchParams.get('n'))
+    for (let i = 0; i < n; i++) x = (x * 31 + i) | 0
+    return new Response(String(x))
+  },
+}`
+
+/**
+ * What each measure makes of a Worker whose every request costs the same (a loop of a few ms):
+ * the spread each reports is the machine's and its own, not the Worker's. V8's profiler samples
+ * every 150–250 µs here (not the 50 asked for), with gaps of up to 20 ms when its thread waits
+ * for a core; a gap's time is lost to the request it falls in (some home-page misses read under
+ * 0.5 ms by it, against at least 3.9 by the thread's count). So the profiler's mean, and where
+ * the time goes, are its figures; a request's own CPU, and with it the budget's p95, is the
+ * kernel's count for the thread, which does not sample.
+ */
+async function calibration() {
+  const { Miniflare } = await import('miniflare')
+  const { request } = await import('undici')
+  const port = await freePort()
+  const known = new Set(readdirSync('/proc'))
+  const options = await withInspector({
+    workers: [
+      {
+        name: 'loop',
+        modules: true,
+        script: LOOP_WORKER,
+        compatibilityDate: '2025-09-01',
+        unsafeDirectSockets: [{ host: '127.0.0.1', port }],
+      },
+    ],
+  })
+  const mf = new Miniflare(options)
+  await mf.ready
+  const pid = workerdPid(known)
+  const loop = async () => (await request(`http://127.0.0.1:${port}/?n=500000`)).body.text()
+  for (let i = 0; i < 20; i++) await loop()
+  const cpu = await isolateCpu(mf, options.inspectorPort)
+  const thread = []
+  const windows = []
+  for (let i = 0; i < 2 * runs; i++) {
+    const { window } = await cpu.measure(async () => {
+      const before = threadNs(pid)
+      await loop()
+      thread.push((threadNs(pid) - before) / 1e6)
+    })
+    windows.push(window)
+  }
+  await cpu.collect()
+  await mf.dispose()
+  const spread = (xs) =>
+    `p5 ${cell(pct(xs, 0.05), 5)}, median ${cell(pct(xs, 0.5), 5)}, p95 ${cell(pct(xs, 0.95), 5)}`
+  console.log(
+    `\nCalibration: a Worker doing the same work on every request (${2 * runs} requests), ms:`,
+  )
+  // (what one request's figure can be off by, either way, on this machine today)
+  console.log(`  V8's profiler, the isolate        ${spread(windows.map((w) => w.ms))}`)
+  console.log(`  kernel's count, workerd's thread  ${spread(thread)}   (HTTP included)`)
+}
+
 /**
  * The same two paths as benchWorkerd, measured by the kernel's count of workerd's main thread
  * (lib/thread-cpu.mjs): what the isolate's JavaScript costs and the native work done for the
  * request besides, less what a Worker answering the same bytes from memory costs (measured
- * between the page's requests, its median subtracted). Requests go to the Worker's own socket.
+ * between the page's requests, its median subtracted; on a miss of a cached page it puts them
+ * into the Cache API too, whose emulation runs on this thread). Requests go to the Worker's own
+ * socket.
  */
 async function benchThread() {
   const { Miniflare } = await import('miniflare')
@@ -288,6 +353,8 @@ async function benchThread() {
           modules: true,
           script: BASELINE_WORKER,
           compatibilityDate: worker.compatibilityDate,
+          // the same Cache API as the site's (off for the miss run)
+          cache: worker.cache,
           unsafeDirectSockets: [{ host: '127.0.0.1', port: base }],
         },
       ],
@@ -322,7 +389,8 @@ async function benchThread() {
         const mine = []
         for (let i = 0; i < runs; i++) {
           mine.push((await measure(`http://127.0.0.1:${site}${page}`, headers)).ms)
-          baseline.push((await measure(`http://127.0.0.1:${base}/?bytes=${bytes}`)).ms)
+          const put = path === 'miss' && !UNCACHED.includes(page) ? '&put=1' : ''
+          baseline.push((await measure(`http://127.0.0.1:${base}/?bytes=${bytes}${put}`)).ms)
         }
         net.push(...mine)
       }
@@ -874,6 +942,7 @@ if (args.includes('--desk-render-only')) {
 }
 if (args.includes('--workerd-only')) {
   await benchWorkerd()
+  await calibration()
   await benchThread()
   process.exit(0)
 }
@@ -969,6 +1038,7 @@ execFileSync(
   { stdio: 'inherit' },
 )
 await benchWorkerd()
+await calibration()
 await benchThread()
 await benchThroughput()
 await benchDesk()
