@@ -6,9 +6,11 @@
 //     process.cpuUsage() counts the one thread a Worker's CPU limit counts, GC included.
 //  3. The same pages in workerd itself (Miniflare), as CPU of the Worker's isolate per request
 //     from V8's sampling profiler (lib/isolate-cpu.mjs), on a miss and on a hit of the edge
-//     cache; again as CPU of workerd's main thread less a baseline (lib/thread-cpu.mjs), which
-//     also sees the native work the profiler does not; then requests a second for the home
-//     page (a hit) against /robots.txt with 50 connections, on wrangler dev as `npm start` runs it.
+//     cache; both measures on the same home-page misses; again as CPU of workerd's main thread
+//     less a baseline (lib/thread-cpu.mjs), which also sees the native work the profiler does
+//     not and, unlike it, counts each request exactly: the p95 budgets are read from it; then
+//     requests a second for the home page (a hit) against /robots.txt with 50 connections, on
+//     wrangler dev as `npm start` runs it.
 //  4. The desk (/desk, staff with a second factor): its inbox over 100,000 seeded leads, server
 //     CPU in Node as in 2, CPU of the isolate in workerd as in 3 (the budget's figure; D1's
 //     SQLite runs elsewhere), and the compressed JavaScript its page loads in Chromium.
