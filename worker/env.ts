@@ -40,7 +40,7 @@ export interface AppEnv {
     secureHeadersNonce?: string
     /** The page is the same for every anonymous visitor of its language (render/edge-cache.ts). */
     shared?: boolean
-    /** How the renderer encodes that page: with the nonce written in, a copy kept (the same). */
+    /** How the renderer turns that page into bytes: the nonce written in, a copy kept (nonce-slots.ts). */
     pageOutput?: PageOutput
     /** The signed-in visitor, from a verified access token (worker/auth/session.ts). */
     user?: { id: string; email: string }
