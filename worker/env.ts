@@ -40,7 +40,10 @@ export interface AppEnv {
     secureHeadersNonce?: string
     /** The page is the same for every anonymous visitor of its language (render/edge-cache.ts). */
     shared?: boolean
-    /** How the renderer turns that page into bytes: the nonce written in, a copy kept (nonce-slots.ts). */
+    /**
+     * How the renderer turns that page into bytes: this response's nonce written in, the page
+     * as rendered kept for the cache (render/nonce-slots.ts).
+     */
     pageOutput?: PageOutput
     /** The signed-in visitor, from a verified access token (worker/auth/session.ts). */
     user?: { id: string; email: string }
