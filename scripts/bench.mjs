@@ -258,7 +258,7 @@ async function benchWorkerd() {
         .map(([k, n]) => `${k} ${n}`)
         .join(', ')}`,
     )
-    // a sampled figure: right on average, not request by request (calibration below)
+    // a sampled figure: right on average, not request by request (bothMeasures below)
     console.log(
       `  worst page (the cached pages): mean ${results[path].mean.toFixed(2)} ms, p95 ${results[path].p95.toFixed(2)} ms (sampled: the budget's p95 is the thread's count below)`,
     )
@@ -277,7 +277,7 @@ async function benchWorkerd() {
  * where the time goes, are its figures; a request's own CPU, and with it the budget's p95, is
  * the kernel's count, which does not sample.
  */
-async function calibration() {
+async function bothMeasures() {
   const { Miniflare } = await import('miniflare')
   const { request } = await import('undici')
   const port = await freePort()
@@ -935,7 +935,7 @@ if (args.includes('--desk-render-only')) {
 }
 if (args.includes('--workerd-only')) {
   await benchWorkerd()
-  await calibration()
+  await bothMeasures()
   await benchThread()
   process.exit(0)
 }
@@ -1031,7 +1031,7 @@ execFileSync(
   { stdio: 'inherit' },
 )
 await benchWorkerd()
-await calibration()
+await bothMeasures()
 await benchThread()
 await benchThroughput()
 await benchDesk()

@@ -38,11 +38,10 @@ export interface AppEnv {
     langSource: 'query' | 'cookie' | 'negotiated'
     config: SiteConfig
     secureHeadersNonce?: string
-    /** The page is the same for every anonymous visitor of its language (render/edge-cache.ts). */
-    shared?: boolean
     /**
-     * How the renderer turns that page into bytes: this response's nonce written in, the page
-     * as rendered kept for the cache (render/nonce-slots.ts).
+     * Set by the edge cache on a render of a page every anonymous visitor of its language
+     * shares: how the renderer turns it into bytes, this response's nonce written in and the
+     * page as rendered kept for the cache (render/nonce-slots.ts).
      */
     pageOutput?: PageOutput
     /** The signed-in visitor, from a verified access token (worker/auth/session.ts). */

@@ -6,6 +6,8 @@ import { inject } from 'vitest'
  * (`wrangler d1 execute --local`) could hold its lock while the server wrote: the server's
  * write then failed with SQLITE_BUSY, and a sign-up with it.
  */
+let databaseId: Promise<string> | undefined
+
 export async function query<T = Record<string, unknown>>(sql: string): Promise<T[]> {
   const api = `${inject('baseURL')}/cdn-cgi/explorer/api/d1/database`
   databaseId ??= fetch(api)
@@ -25,4 +27,3 @@ export async function query<T = Record<string, unknown>>(sql: string): Promise<T
   const { columns, rows } = body.result[0].results
   return rows.map((row) => Object.fromEntries(columns.map((col, i) => [col, row[i]])) as T)
 }
-let databaseId: Promise<string> | undefined

@@ -69,7 +69,8 @@ export function renderer(): MiddlewareHandler<AppEnv> {
         jsonLd,
         noindex,
       }) => (
-        <IslandHtmlContext.Provider value={c.get('shared') ? islandHtml(waitUntilOf(c)) : null}>
+        // a page the edge cache keeps is every anonymous visitor's: its islands can be pasted
+        <IslandHtmlContext.Provider value={c.get('pageOutput') ? islandHtml(waitUntilOf(c)) : null}>
           <Document
             title={title}
             description={description}

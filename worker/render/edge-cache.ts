@@ -125,15 +125,12 @@ export function edgeCache(query: readonly string[] = []): MiddlewareHandler<AppE
     const output = nonceOutput(nonce)
     c.set('secureHeadersNonce', NONCE_PLACEHOLDER)
     c.set('pageOutput', output)
-    c.set('shared', true)
     await next()
     const res = c.res
     const type = res.headers.get('Content-Type') ?? ''
+    const html = res.body !== null && type.startsWith('text/html')
     const cacheable =
-      res.status === 200 &&
-      res.body &&
-      type.startsWith('text/html') &&
-      !(res.headers.get('Cache-Control') ?? '').includes('no-store')
+      html && res.status === 200 && !(res.headers.get('Cache-Control') ?? '').includes('no-store')
     res.headers.set(RENDER_HEADER, cacheable ? 'miss' : 'bypass')
     const keep = (copy: Copy) => {
       remember(key, copy)
@@ -149,7 +146,7 @@ export function edgeCache(query: readonly string[] = []): MiddlewareHandler<AppE
       return
     }
     // HTML the renderer did not write (none of the pages today): whole, then the nonce
-    if (!res.body || !type.startsWith('text/html')) return
+    if (!html) return
     const copy = copyOf(new Uint8Array(await res.arrayBuffer()), type, Date.now())
     if (cacheable) keep(copy)
     c.res = new Response(withNonceJoined(copy, nonce), res)

@@ -95,7 +95,6 @@ export function nonceOutput(nonce: string) {
   const rendered: Uint8Array[] = []
   const slots: number[] = []
   let size = 0
-  let used = false
   let page: Uint8Array | undefined
   let keep: ((page: Uint8Array, slots: number[]) => void) | undefined
   const kept = () => {
@@ -109,10 +108,9 @@ export function nonceOutput(nonce: string) {
   return {
     /** Whether a render has written through it. */
     get used() {
-      return used
+      return rendered.length > 0
     },
     encode(html: string) {
-      used = true
       const bytes = encoder.encode(html)
       const found = placeholdersIn(bytes)
       for (const at of found) slots.push(size + at)
