@@ -145,7 +145,8 @@ export function edgeCache(query: readonly string[] = []): MiddlewareHandler<AppE
       if (cacheable) output.whole((page, slots) => keep(copyOf(page, type, Date.now(), slots)))
       return
     }
-    // HTML the renderer did not write (none of the pages today): whole, then the nonce
+    // HTML our renderer did not write (React's own build, as the worker tests run it, takes no
+    // `output`; none of the built worker's pages): read whole, then the nonce written in
     if (!html) return
     const copy = copyOf(new Uint8Array(await res.arrayBuffer()), type, Date.now())
     if (cacheable) keep(copy)
