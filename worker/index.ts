@@ -8,9 +8,9 @@ import { consumeMail } from './mail/queue'
 import { onSchedule } from './scheduled'
 import type { Translator } from './i18n/translator'
 import { d1Session } from './middleware/d1-session'
-import { drainBody } from './middleware/drain-body'
 import { i18n } from './middleware/i18n'
 import { pageViews } from './middleware/page-views'
+import { requestSize } from './middleware/request-size'
 import { security } from './middleware/security'
 import { bookings } from './api/bookings'
 import { consent } from './api/consent'
@@ -28,11 +28,9 @@ import { feeds } from './feeds'
 import { pages, renderNotFound } from './pages'
 import { renderer } from './render/document'
 import { answerFromMemory, keepAnswer } from './render/edge-memory'
+import { settleBody } from './settle-body'
 
 const app = new Hono<AppEnv>()
-
-// outermost: whatever a handler answers, the request body does not stay on the connection
-app.use(drainBody())
 
 // The booking page may be framed by our own scheduling dialog; nothing else may.
 app.use('/book', async function frameableBySelf(c, next) {
@@ -54,6 +52,7 @@ app.use(async function config(c, next) {
 // from here on c.env.DB reads from the nearest copy of the data (README: "Read replication")
 app.use(d1Session())
 app.use(i18n())
+app.use(requestSize())
 app.use(session())
 app.use(pageViews())
 app.use(renderer())
@@ -82,20 +81,27 @@ app.onError((err, c) => {
   const error =
     status >= 500
       ? (t?.('errors.server') ?? 'Something went wrong. Please try again.')
-      : (t?.('errors.invalid') ?? 'Please check the form and try again.')
+      : status === 413
+        ? (t?.('errors.too_large') ?? 'This request is too large.')
+        : (t?.('errors.invalid') ?? 'Please check the form and try again.')
   const wantsJson =
     c.req.path.startsWith('/api/') || c.req.header('Accept')?.includes('application/json')
   return wantsJson ? c.json({ error }, status) : c.text(error, status)
 })
 
 export default {
-  // a page this isolate keeps is answered before the app (render/edge-memory.ts)
+  // a page this isolate keeps is answered before the app (render/edge-memory.ts); whoever
+  // answers, the request's body does not stay on the connection
   async fetch(request: Request, env: Bindings, ctx: ExecutionContext) {
-    const kept = answerFromMemory(request, env, ctx)
-    if (kept) return kept
-    const res = await app.fetch(request, env, ctx)
-    keepAnswer(request, res)
-    return res
+    try {
+      const kept = answerFromMemory(request, env, ctx)
+      if (kept) return kept
+      const res = await app.fetch(request, env, ctx)
+      keepAnswer(request, res)
+      return res
+    } finally {
+      await settleBody(request)
+    }
   },
   /** E-mail delivery (worker/mail/queue.ts). */
   queue: consumeMail,

@@ -2,6 +2,7 @@
 // for the browser tests, the bench and Lighthouse.
 import { spawn, execFileSync } from 'node:child_process'
 import { createServer } from 'node:net'
+import { devWorkerConfig } from './dev-worker.mjs'
 
 // Handed out by this process already: two servers asked for ports in a row get different ones.
 const handedOut = new Set()
@@ -26,12 +27,14 @@ export async function freePort() {
   }
 }
 
-/** `wrangler dev` on the build, on loopback, with its local state and extra vars. */
+/** `wrangler dev` on the build (through dev-entry.js), on loopback, with its local state and extra vars. */
 export function wranglerDev({ port, persistTo, vars = {} }) {
   return [
     'npx',
     'wrangler',
     'dev',
+    '--config',
+    devWorkerConfig(),
     '--ip',
     '127.0.0.1',
     '--port',
@@ -98,17 +101,23 @@ export async function startServer({ persistTo, vars = {}, background = false, po
       // already gone
     }
   }
-  const deadline = Date.now() + 90_000
+  if (await answers(baseURL)) return { baseURL, stop }
+  stop()
+  throw new Error(`wrangler dev did not answer on ${baseURL}`)
+}
+
+/** Whether the site at `baseURL` answers within `ms` (a static file: no render, no D1). */
+export async function answers(baseURL, ms = 90_000) {
+  const deadline = Date.now() + ms
   while (Date.now() < deadline) {
     try {
-      if ((await fetch(baseURL + '/favicon.svg')).ok) return { baseURL, stop }
+      if ((await fetch(baseURL + '/favicon.svg')).ok) return true
     } catch {
       // not up yet
     }
     await new Promise((r) => setTimeout(r, 250))
   }
-  stop()
-  throw new Error(`wrangler dev did not answer on ${baseURL}`)
+  return false
 }
 
 export const CHROMIUM_ARGS = [

@@ -106,15 +106,16 @@ export function keepAnswer(request: Request, res: Response) {
 /**
  * A page from this isolate's memory without the app, or undefined for the app to answer: the
  * same key, headers and bytes (with a nonce of its own) the app would send, and the visit
- * counted. Anything out of the ordinary goes to the app: another method, a cookie of someone's
- * own, `?lang=` (it sets a cookie), a refresh, a page or a deploy not yet seen here.
+ * counted. Anything out of the ordinary goes to the app: another method, a body, a cookie of
+ * someone's own, `?lang=` (it sets a cookie), a refresh, a page or a deploy not yet seen here.
  */
 export function answerFromMemory(
   request: Request,
   env: Bindings,
   ctx: ExecutionContext,
 ): Response | undefined {
-  if (request.method !== 'GET' || memory.size === 0 || isRefreshRequest(request)) return undefined
+  if (request.method !== 'GET' || request.body || memory.size === 0 || isRefreshRequest(request))
+    return undefined
   const { page, param, personal, lang, key: keyFor } = readRequest(request)
   const query = queryNames.get(page)
   const path = page.slice(page.indexOf('/', page.indexOf('//') + 2))

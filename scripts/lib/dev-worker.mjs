@@ -1,0 +1,21 @@
+// The local server runs the build through dev-entry.js: writes it beside the build, with a
+// config that sends every request through it (assets.run_worker_first) and binds the static
+// files as ASSETS. Returns the config's path, for `wrangler dev --config`.
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const BUILD = 'dist/growth_agency'
+
+export function devWorkerConfig() {
+  const config = JSON.parse(readFileSync(join(BUILD, 'wrangler.json'), 'utf8'))
+  copyFileSync(
+    join(dirname(fileURLToPath(import.meta.url)), 'dev-entry.js'),
+    join(BUILD, 'dev-entry.js'),
+  )
+  config.main = 'dev-entry.js'
+  config.assets = { ...config.assets, binding: 'ASSETS', run_worker_first: true }
+  const path = join(BUILD, 'wrangler.dev.json')
+  writeFileSync(path, JSON.stringify(config))
+  return path
+}
