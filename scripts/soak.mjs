@@ -1,38 +1,20 @@
 // `npm run soak`: bad and good posts alternated against the site as `npm start` serves it
 // (wrangler dev on the production build), then requests that used to stop the server. Every
 // good post must be answered and stored; nothing may answer 503; the site must still answer.
+// (`npm test` runs the same kinds of request: test/e2e/robustness.test.ts.)
 // Bounded: 80 posts and 24 probes, loopback only. SKIP_BUILD=1 reuses dist/.
 import { execFileSync } from 'node:child_process'
-import { request } from 'node:http'
 import { rmSync } from 'node:fs'
 import { queryD1 } from './lib/d1.mjs'
+import { keepAlive as keptConnection, send as sendRequest } from './lib/http-probe.mjs'
 import { startServer } from './lib/server.mjs'
 
 const STATE = '.wrangler/soak-state'
 const ROUNDS = 40
 
-/** One HTTP/1.1 request; `fresh` forces a new connection, else one keep-alive socket is reused. */
-function send(base, { method = 'POST', path, headers = {}, body = '', fresh = true, agent }) {
-  const url = new URL(path, base)
-  return new Promise((resolve) => {
-    const req = request(
-      url,
-      {
-        method,
-        agent: fresh ? false : agent,
-        headers: { 'Content-Length': Buffer.byteLength(body), ...headers },
-        timeout: 15_000,
-      },
-      (res) => {
-        res.resume()
-        res.on('end', () => resolve(res.statusCode))
-      },
-    )
-    req.on('timeout', () => req.destroy(new Error('timeout')))
-    req.on('error', (err) => resolve(`dropped (${err.code ?? err.message})`))
-    req.end(body)
-  })
-}
+/** One request's status (or how its connection failed); `fresh`: on a new connection. */
+const send = async (base, { fresh = true, agent, ...options }) =>
+  (await sendRequest(base, { ...options, agent: fresh ? undefined : agent })).status
 
 const json = { 'Content-Type': 'application/json' }
 const LIMITED_IP = '203.0.113.250'
@@ -78,8 +60,7 @@ async function main() {
       })
     const bad = new Map()
     const good = new Map()
-    const { Agent } = await import('node:http')
-    const keepAlive = new Agent({ keepAlive: true, maxSockets: 1 })
+    const keepAlive = keptConnection()
     for (let i = 1; i <= ROUNDS; i++) {
       const b = BAD[i % BAD.length]
       // half the rounds on one keep-alive connection, half on a new connection each time

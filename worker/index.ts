@@ -84,6 +84,12 @@ app.onError((err, c) => {
       : status === 413
         ? (t?.('errors.too_large') ?? 'This request is too large.')
         : (t?.('errors.invalid') ?? 'Please check the form and try again.')
+  // the built-in auth service answers as GoTrue does (auth-service/gotrue.ts)
+  if (c.req.path.startsWith('/auth/v1/')) {
+    const code =
+      status >= 500 ? 'unexpected_failure' : status === 413 ? 'request_too_large' : 'bad_json'
+    return c.json({ code: status, error_code: code, msg: error }, status)
+  }
   const wantsJson =
     c.req.path.startsWith('/api/') || c.req.header('Accept')?.includes('application/json')
   return wantsJson ? c.json({ error }, status) : c.text(error, status)

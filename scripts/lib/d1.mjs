@@ -1,14 +1,16 @@
 // Runs one SQL statement against the project's D1 with wrangler, as the D1 console would:
 // the local database of `npm start` by default, or the production one with { remote: true }.
 import { execFileSync } from 'node:child_process'
+import { remoteD1Config } from './cloudflare.mjs'
 
+let remoteConfig
 const argsFor = (sql, { remote = false, persistTo = '.wrangler/state' } = {}) => [
   'wrangler',
   'd1',
   'execute',
   'DB',
   '--config',
-  'wrangler.toml',
+  remote ? (remoteConfig ??= remoteD1Config()) : 'wrangler.toml',
   ...(remote ? ['--remote'] : ['--local', '--persist-to', persistTo]),
   '--json',
   '--command',

@@ -14,6 +14,8 @@ export function devWorkerConfig() {
     join(BUILD, 'dev-entry.js'),
   )
   config.main = 'dev-entry.js'
+  // the local database is keyed by its binding, whatever id a deploy wrote into the build
+  for (const db of config.d1_databases) delete db.database_id
   config.assets = { ...config.assets, binding: 'ASSETS', run_worker_first: true }
   const path = join(BUILD, 'wrangler.dev.json')
   writeFileSync(path, JSON.stringify(config))

@@ -10,6 +10,9 @@ export function startServer(options: {
   vars?: Record<string, string>
   background?: boolean
   port?: number
+  migrated?: boolean
+  quiet?: boolean
 }): Promise<{ baseURL: string; stop: () => void }>
 export const CHROMIUM_ARGS: string[]
 export const CHROMIUM_PATH: string
+export function answers(baseURL: string, ms?: number): Promise<boolean>

@@ -66,13 +66,21 @@ export function migrate(persistTo) {
 }
 
 /**
- * Migrates the D1 in `persistTo`, starts wrangler dev on the build (on `port`, or a free one),
- * resolves once it answers.
+ * Migrates the D1 in `persistTo` (unless `migrated: false`: a database without its tables),
+ * starts wrangler dev on the build (on `port`, or a free one), resolves once it answers.
+ * `quiet`: its log is dropped (a server made to fail, whose errors are the point).
  * `background`: the server runs at the lowest CPU priority, so that on a small machine it does
  * not take turns with the browser being measured (in production it is not on the phone).
  */
-export async function startServer({ persistTo, vars = {}, background = false, port }) {
-  migrate(persistTo)
+export async function startServer({
+  persistTo,
+  vars = {},
+  background = false,
+  port,
+  migrated = true,
+  quiet = false,
+}) {
+  if (migrated) migrate(persistTo)
   port ??= await freePort()
   const command = [
     ...(background ? ['nice', '-n', '19'] : []),
@@ -83,7 +91,7 @@ export async function startServer({ persistTo, vars = {}, background = false, po
   // Detached: npx leaves wrangler and workerd behind unless the whole process group is ended.
   const child = spawn(command[0], command.slice(1), {
     detached: true,
-    stdio: ['ignore', 'inherit', 'inherit'],
+    stdio: ['ignore', quiet ? 'ignore' : 'inherit', quiet ? 'ignore' : 'inherit'],
     // the local explorer API is how the browser tests read D1 (test/e2e/d1.ts); no telemetry
     // from it or wrangler (the machine may be offline)
     env: {

@@ -6,14 +6,22 @@ import { inject } from 'vitest'
  * (`wrangler d1 execute --local`) could hold its lock while the server wrote: the server's
  * write then failed with SQLITE_BUSY, and a sign-up with it.
  */
-let databaseId: Promise<string> | undefined
+const databaseIds = new Map<string, Promise<string>>()
 
-export async function query<T = Record<string, unknown>>(sql: string): Promise<T[]> {
-  const api = `${inject('baseURL')}/cdn-cgi/explorer/api/d1/database`
-  databaseId ??= fetch(api)
-    .then((r) => r.json() as Promise<{ result: { name: string; uuid: string }[] }>)
-    .then(({ result }) => result.find((db) => db.name === 'DB')!.uuid)
-  const response = await fetch(`${api}/${await databaseId}/raw`, {
+/** `site`: another test server's D1 (default: the main one's). */
+export async function query<T = Record<string, unknown>>(
+  sql: string,
+  site = inject('baseURL'),
+): Promise<T[]> {
+  const api = `${site}/cdn-cgi/explorer/api/d1/database`
+  if (!databaseIds.has(api))
+    databaseIds.set(
+      api,
+      fetch(api)
+        .then((r) => r.json() as Promise<{ result: { name: string; uuid: string }[] }>)
+        .then(({ result }) => result.find((db) => db.name === 'DB')!.uuid),
+    )
+  const response = await fetch(`${api}/${await databaseIds.get(api)}/raw`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ sql }),

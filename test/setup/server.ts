@@ -15,13 +15,16 @@ declare module 'vitest' {
     authServiceURL: string
     /** The local mail catcher's web inbox and API (maildev), where every server's e-mail lands. */
     mailCatcherURL: string
+    /** The build on a D1 that was never migrated: what `npm run smoke` must catch. */
+    brokenD1URL: string
   }
 }
 
 const E2E_STATE = '.wrangler/e2e-state'
-const TRACKERS_STATE = '.wrangler/e2e-trackers'
+export const TRACKERS_STATE = '.wrangler/e2e-trackers'
 const AUTH_STATE = '.wrangler/e2e-auth-service'
 const REMOTE_STATE = '.wrangler/e2e-remote-site'
+const BROKEN_STATE = '.wrangler/e2e-broken-d1'
 export const TRACKERS = { META_PIXEL_ID: '123456789012345', GA_MEASUREMENT_ID: 'G-ABC123XYZ' }
 
 /**
@@ -35,7 +38,7 @@ export default async function setup(project: TestProject) {
     execFileSync('npm', ['run', 'build', '--silent', '--', '--logLevel', 'warn'], {
       stdio: 'inherit',
     })
-  for (const state of [E2E_STATE, TRACKERS_STATE, AUTH_STATE, REMOTE_STATE])
+  for (const state of [E2E_STATE, TRACKERS_STATE, AUTH_STATE, REMOTE_STATE, BROKEN_STATE])
     rmSync(state, { recursive: true, force: true })
   // every server delivers its e-mails to one local catcher, as `npm start` does
   const catcher = await startMailCatcher()
@@ -48,12 +51,19 @@ export default async function setup(project: TestProject) {
     persistTo: REMOTE_STATE,
     vars: { ...mail, AUTH_URL: `${authService.baseURL}/auth/v1`, AUTH_API_KEY: 'local-anon-key' },
   })
+  const brokenD1 = await startServer({
+    persistTo: BROKEN_STATE,
+    vars: mail,
+    migrated: false,
+    quiet: true,
+  })
   project.provide('mailCatcherURL', catcher.webURL)
+  project.provide('brokenD1URL', brokenD1.baseURL)
   project.provide('baseURL', main.baseURL)
   project.provide('trackersURL', trackers.baseURL)
   project.provide('authServiceURL', authService.baseURL)
   project.provide('remoteSiteURL', remoteSite.baseURL)
   return () => {
-    for (const server of [main, trackers, authService, remoteSite, catcher]) server.stop()
+    for (const server of [main, trackers, authService, remoteSite, brokenD1, catcher]) server.stop()
   }
 }

@@ -46,9 +46,17 @@ const FORM_ROUTES = [
 
 const SITE = 'https://example.com'
 const big = 'x'.repeat(40_000)
+const huge = 'x'.repeat(1_100_000)
 
 /** Bodies and headers a broken client or an attacker sends. */
-const CASES: { name: string; body?: string; type?: string; headers?: Record<string, string> }[] = [
+const CASES: {
+  name: string
+  body?: string
+  type?: string
+  headers?: Record<string, string>
+  /** sent as a stream: no Content-Length, as a chunked upload arrives */
+  chunked?: boolean
+}[] = [
   { name: 'malformed JSON', body: '{"email": "a@b.c",', type: 'application/json' },
   { name: 'JSON null', body: 'null', type: 'application/json' },
   { name: 'JSON array', body: '[1, 2, 3]', type: 'application/json' },
@@ -71,6 +79,8 @@ const CASES: { name: string; body?: string; type?: string; headers?: Record<stri
   { name: 'no content type', body: '{"a":1}' },
   { name: 'oversize JSON', body: `{"message":"${big}"}`, type: 'application/json' },
   { name: 'oversize form', body: `message=${big}`, type: 'application/x-www-form-urlencoded' },
+  { name: 'over 1 MB', body: `{"message":"${huge}"}`, type: 'application/json' },
+  { name: 'over 1 MB, chunked', body: `message=${huge}`, type: 'text/plain', chunked: true },
   {
     name: 'cross-site',
     body: 'email=a%40b.c',
@@ -92,17 +102,20 @@ function send(path: string, c: (typeof CASES)[number]) {
     ...c.headers,
   }
   if (c.type) headers['Content-Type'] = c.type
-  return SELF.fetch(SITE + path, { method: 'POST', headers, body: c.body, redirect: 'manual' })
+  const body = c.chunked ? new Blob([c.body ?? '']).stream() : c.body
+  return SELF.fetch(SITE + path, { method: 'POST', headers, body, redirect: 'manual' })
 }
 
 describe('fuzzing every API and form route', () => {
   it('never answers 5xx; JSON routes refuse in JSON', { timeout: 120_000 }, async () => {
     const statuses: Record<number, number> = {}
     const failures: string[] = []
+    let tooLarge = 0
     for (const path of [...JSON_ROUTES, ...FORM_ROUTES]) {
       for (const c of CASES) {
         const res = await send(path, c)
         statuses[res.status] = (statuses[res.status] ?? 0) + 1
+        if (c.name.startsWith('over 1 MB') && res.status === 413) tooLarge++
         const type = res.headers.get('content-type') ?? ''
         const body = await res.text()
         if (res.status >= 500)
@@ -120,5 +133,7 @@ describe('fuzzing every API and form route', () => {
     }
     console.log('fuzz statuses', JSON.stringify(statuses))
     expect(failures).toEqual([])
+    // every route refuses a body over 1 MB, with a length or without (middleware/request-size.ts)
+    expect(tooLarge).toBe(2 * (JSON_ROUTES.length + FORM_ROUTES.length))
   })
 })
