@@ -33,6 +33,9 @@ export default defineConfig(async () => {
     test: {
       name: 'worker',
       sequence: { groupOrder: 0 },
+      // two files at once, each in a workerd of its own (a fresh D1 per file): vitest's default
+      // on two cores is one, and a file's workerd spends seconds starting while the other runs
+      maxWorkers: 2,
       include: ['test/worker/**/*.test.{ts,tsx}'],
       globalSetup: ['./test/setup/mail-catcher.ts'],
       setupFiles: ['./test/setup/apply-migrations.ts'],

@@ -1,7 +1,7 @@
-// `npm test`: browser check, formatting, lint, dead code, generated types, type checks,
-// locale completeness, then one vitest run (worker tests in workerd, browser tests in Chromium).
+// `npm test`: browser check, then one vitest run (worker tests in workerd, browser tests in
+// Chromium) and, beside it, formatting, lint, dead code, generated types and type checks.
 // Ends with one line "N passed, N failed" for CI.
-import { spawnSync } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync } from 'node:fs'
 import { CHROMIUM_PATH } from './lib/server.mjs'
 
@@ -26,32 +26,50 @@ if (!existsSync(CHROMIUM_PATH)) {
 }
 
 const steps = []
-const run = (name, cmd, args) => {
-  const started = Date.now()
-  const { status } = spawnSync(cmd, args, { stdio: 'inherit' })
-  steps.push({ name, ok: status === 0, seconds: Math.round((Date.now() - started) / 1000) })
-  return status === 0
-}
+/** Runs a step; resolves to whether it passed. Output is kept and printed whole at its end. */
+const run = (name, cmd, args, { stream = false } = {}) =>
+  new Promise((resolve) => {
+    const started = Date.now()
+    const child = spawn(cmd, args, { stdio: stream ? 'inherit' : ['ignore', 'pipe', 'pipe'] })
+    let output = ''
+    child.stdout?.on('data', (d) => (output += d))
+    child.stderr?.on('data', (d) => (output += d))
+    child.on('close', (status) => {
+      if (output.trim()) process.stdout.write(`\n── ${name} ──\n${output}`)
+      steps.push({ name, ok: status === 0, seconds: Math.round((Date.now() - started) / 1000) })
+      resolve(status === 0)
+    })
+  })
 
 mkdirSync('test-results', { recursive: true })
-run('format', 'npx', ['prettier', '--check', '--log-level', 'warn', '.'])
-run('lint', 'npx', ['eslint', '.'])
-run('dead code', 'npx', ['knip'])
-run('bindings types', 'npx', [
-  'wrangler',
-  'types',
-  '--strict-vars=false',
-  'worker/worker-configuration.d.ts',
-  '--check',
-])
-run('types', 'npx', ['tsc', '-b'])
-run('tests', 'npx', [
-  'vitest',
-  'run',
-  '--reporter=default',
-  '--reporter=json',
-  '--outputFile.json=test-results/tests.json',
-])
+// The static checks, one after another, beside the test run: each is one core's work for a few
+// seconds, while the tests leave a core idle at times (a workerd or a server starting).
+const checks = (async () => {
+  await run('format', 'npx', ['prettier', '--check', '--log-level', 'warn', '.'])
+  await run('lint', 'npx', ['eslint', '.'])
+  await run('dead code', 'npx', ['knip'])
+  await run('bindings types', 'npx', [
+    'wrangler',
+    'types',
+    '--strict-vars=false',
+    'worker/worker-configuration.d.ts',
+    '--check',
+  ])
+  await run('types', 'npx', ['tsc', '-b'])
+})()
+const tests = run(
+  'tests',
+  'npx',
+  [
+    'vitest',
+    'run',
+    '--reporter=default',
+    '--reporter=json',
+    '--outputFile.json=test-results/tests.json',
+  ],
+  { stream: true },
+)
+await Promise.all([checks, tests])
 
 let passed = 0
 let failed = 0

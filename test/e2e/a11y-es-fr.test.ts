@@ -1,0 +1,4 @@
+import { auditEveryPage } from './axe'
+
+// Every page template in es and fr.
+auditEveryPage(['es', 'fr'])

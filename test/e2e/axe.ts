@@ -1,0 +1,121 @@
+// The accessibility audit (axe-core) of the browser tests, split over three files so that
+// the two cores share its hundred pages with the other browser tests.
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { chromium, type Browser } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import type { Lang } from '../../client/lib/languages'
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/lib/server.mjs'
+
+const axeSource = readFileSync(
+  createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
+  'utf8',
+)
+
+/** One page of each template; the route tests cover that every path renders its template. */
+const PAGES = [
+  '/',
+  '/about',
+  '/services',
+  '/services/amazon',
+  '/portfolio',
+  '/pricing',
+  '/faq',
+  '/contact',
+  '/book',
+  '/auth',
+  '/auth?mode=magic',
+  '/auth/confirm?token_hash=a-link-from-an-email-0000',
+  '/blog',
+  '/blog/shopify-seo-guide',
+  '/privacy-policy',
+  '/privacy/request',
+  '/unsubscribe?token=a-link-that-does-not-work',
+  '/no-such-page',
+]
+
+let browser: Browser
+/** One Chromium per file that audits. */
+function useAxeBrowser() {
+  beforeAll(async () => {
+    browser = await chromium.launch({
+      executablePath: CHROMIUM_PATH,
+      args: CHROMIUM_ARGS,
+    })
+  })
+  afterAll(() => browser?.close())
+}
+
+type Violation = { id: string; impact: string; nodes: { target: string[] }[] }
+export type Page = import('playwright-core').Page
+
+/** A visitor's browser tab; axe is injected as a script, which the site's CSP rightly refuses,
+ * so CSP is bypassed for the audit only. */
+export async function visitor(
+  viewport = { width: 1280, height: 900 },
+  { popup = false, prepare }: { popup?: boolean; prepare?: (page: Page) => Promise<void> } = {},
+) {
+  const context = await browser.newContext({
+    baseURL: inject('baseURL'),
+    viewport,
+    bypassCSP: true,
+  })
+  if (!popup) await context.addInitScript(() => localStorage.setItem('welcome-popup-seen', '1'))
+  await context.addInitScript(() => sessionStorage.setItem('splash-seen', '1'))
+  const page = await context.newPage()
+  await prepare?.(page)
+  return page
+}
+
+/** The serious and critical violations axe finds on the page at `path`, once it has hydrated. */
+async function audit(page: Page, path: string, { popup = false } = {}) {
+  await page.goto(path)
+  await page.waitForSelector('body[data-hydrated]', { state: 'attached' })
+  if (popup) {
+    await page.locator('#welcome-popup').waitFor({ state: 'visible', timeout: 5000 })
+    await page.waitForSelector('#welcome-popup [data-hydrated=done]', { state: 'attached' })
+  }
+  await page.addScriptTag({ content: axeSource })
+  const violations: Violation[] = await page.evaluate(async () => {
+    // @ts-expect-error injected above
+    const result = await window.axe.run(document, {
+      runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'],
+    })
+    return result.violations
+  })
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map(
+      (v) =>
+        `${v.id}: ${v.nodes
+          .map((n) => n.target.join(' '))
+          .slice(0, 3)
+          .join(', ')}`,
+    )
+}
+
+/** One fresh visitor's audit of one page. */
+export async function auditAlone(path: string, ...options: Parameters<typeof visitor>) {
+  const page = await visitor(...options)
+  try {
+    return await audit(page, path, { popup: options[1]?.popup })
+  } finally {
+    await page.context().close()
+  }
+}
+
+// One visitor per language walks through every page (a new context per page costs as much as
+// the audit's own work, on a suite that runs 100 of them).
+export function auditEveryPage(langs: readonly Lang[]) {
+  useAxeBrowser()
+  describe.each(langs)('axe in %s', (lang) => {
+    let page: Page
+    beforeAll(async () => {
+      page = await visitor()
+    })
+    afterAll(() => page?.context().close())
+    it.each(PAGES)(`%s has no serious or critical violation`, async (path) => {
+      expect(await audit(page, `${path}${path.includes('?') ? '&' : '?'}lang=${lang}`)).toEqual([])
+    })
+  })
+}
