@@ -661,7 +661,7 @@ async function benchDesk() {
   const { rmSync } = await import('node:fs')
   rmSync(DESK_STATE, { recursive: true, force: true })
   const seedStart = performance.now()
-  migrate(DESK_STATE)
+  await migrate(DESK_STATE)
   // the wrangler dev of the page's bytes serves on this port: tokens name its origin
   const port = await freePort()
   const base = `http://127.0.0.1:${port}`

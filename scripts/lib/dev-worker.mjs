@@ -16,6 +16,8 @@ export function devWorkerConfig() {
   config.main = 'dev-entry.js'
   // the local database is keyed by its binding, whatever id a deploy wrote into the build
   for (const db of config.d1_databases) delete db.database_id
+  // crons run from crons.mjs through the dev entry; wrangler would only advise a URL that fails
+  delete config.triggers
   config.assets = { ...config.assets, binding: 'ASSETS', run_worker_first: true }
   const path = join(BUILD, 'wrangler.dev.json')
   writeFileSync(path, JSON.stringify(config))

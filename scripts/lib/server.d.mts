@@ -4,7 +4,7 @@ export function wranglerDev(options: {
   persistTo: string
   vars?: Record<string, string | number>
 }): string[]
-export function migrate(persistTo: string): void
+export function migrate(persistTo: string): Promise<void>
 export function startServer(options: {
   persistTo: string
   vars?: Record<string, string>

@@ -1,6 +1,6 @@
 // Serves the production build with `wrangler dev` on a free loopback port, as `npm start` does,
 // for the browser tests, the bench and Lighthouse.
-import { spawn, execFileSync } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { createServer } from 'node:net'
 import { devWorkerConfig } from './dev-worker.mjs'
 
@@ -45,23 +45,24 @@ export function wranglerDev({ port, persistTo, vars = {} }) {
   ]
 }
 
-/** Applies the migrations to the local D1 in `persistTo`. */
+/** Applies the migrations to the local D1 in `persistTo` (without holding the event loop). */
 export function migrate(persistTo) {
-  execFileSync(
-    'npx',
-    [
-      'wrangler',
-      'd1',
-      'migrations',
-      'apply',
-      'DB',
-      '--local',
-      '--config',
-      'wrangler.toml',
-      '--persist-to',
-      persistTo,
-    ],
-    { stdio: ['ignore', 'ignore', 'inherit'] },
+  const args = [
+    'wrangler',
+    'd1',
+    'migrations',
+    'apply',
+    'DB',
+    '--local',
+    '--config',
+    'wrangler.toml',
+  ]
+  return new Promise((resolve, reject) =>
+    spawn('npx', [...args, '--persist-to', persistTo], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    }).on('close', (code) =>
+      code === 0 ? resolve() : reject(new Error(`migrations failed in ${persistTo}`)),
+    ),
   )
 }
 
@@ -80,7 +81,7 @@ export async function startServer({
   migrated = true,
   quiet = false,
 }) {
-  if (migrated) migrate(persistTo)
+  if (migrated) await migrate(persistTo)
   port ??= await freePort()
   const command = [
     ...(background ? ['nice', '-n', '19'] : []),

@@ -1,8 +1,17 @@
-import { execFileSync } from 'node:child_process'
-import { rmSync } from 'node:fs'
+import { spawn } from 'node:child_process'
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import type { TestProject } from 'vitest/node'
 import { startMailCatcher } from '../../scripts/lib/mail-catcher.mjs'
-import { startServer } from '../../scripts/lib/server.mjs'
+import { freePort, startServer } from '../../scripts/lib/server.mjs'
+
+/** The build, without holding the event loop (the worker tests run meanwhile). */
+const build = () =>
+  new Promise<void>((resolve, reject) =>
+    spawn('npm', ['run', 'build', '--silent', '--', '--logLevel', 'warn'], { stdio: 'inherit' }).on(
+      'close',
+      (code) => (code === 0 ? resolve() : reject(new Error(`the build failed (${code})`))),
+    ),
+  )
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -27,43 +36,64 @@ const REMOTE_STATE = '.wrangler/e2e-remote-site'
 const BROKEN_STATE = '.wrangler/e2e-broken-d1'
 export const TRACKERS = { META_PIXEL_ID: '123456789012345', GA_MEASUREMENT_ID: 'G-ABC123XYZ' }
 
+/** Where the servers' start is reported to the browser tests' files (servers-ready.ts). */
+export const READY_FILE = 'test-results/e2e-servers.json'
+
 /**
  * Builds the site and serves it on fresh, migrated local D1s, as `npm start` does: once as
- * configured by default, once with trackers, and a pair for the remote auth mode (one instance's
- * built-in service as the other's AUTH_URL). Started one after the other, before any test, so
- * no server starts while another is answering.
+ * configured by default, once with trackers, a pair for the remote auth mode (one instance's
+ * built-in service as the other's AUTH_URL), and one on a D1 never migrated (the smoke test's
+ * failure). Their ports are handed out at once and they start in the background, all together,
+ * while the worker tests run; each browser test file waits for READY_FILE before its first test.
  */
 export default async function setup(project: TestProject) {
-  if (!process.env.E2E_SKIP_BUILD)
-    execFileSync('npm', ['run', 'build', '--silent', '--', '--logLevel', 'warn'], {
-      stdio: 'inherit',
-    })
+  mkdirSync('test-results', { recursive: true })
+  rmSync(READY_FILE, { force: true })
   for (const state of [E2E_STATE, TRACKERS_STATE, AUTH_STATE, REMOTE_STATE, BROKEN_STATE])
     rmSync(state, { recursive: true, force: true })
+  const [main, trackers, authService, remoteSite, brokenD1] = await Promise.all(
+    Array.from({ length: 5 }, () => freePort()),
+  )
+  const url = (port: number) => `http://127.0.0.1:${port}`
   // every server delivers its e-mails to one local catcher, as `npm start` does
   const catcher = await startMailCatcher()
+  project.provide('mailCatcherURL', catcher.webURL)
+  project.provide('baseURL', url(main))
+  project.provide('trackersURL', url(trackers))
+  project.provide('authServiceURL', url(authService))
+  project.provide('remoteSiteURL', url(remoteSite))
+  project.provide('brokenD1URL', url(brokenD1))
+
   // sign-ups confirmed at once, so the tests sign straight in (README: AUTH_AUTOCONFIRM)
   const mail = { SMTP_PORT: String(catcher.smtpPort), AUTH_AUTOCONFIRM: 'true' }
-  const main = await startServer({ persistTo: E2E_STATE, vars: mail })
-  const trackers = await startServer({ persistTo: TRACKERS_STATE, vars: { ...mail, ...TRACKERS } })
-  const authService = await startServer({ persistTo: AUTH_STATE, vars: mail })
-  const remoteSite = await startServer({
-    persistTo: REMOTE_STATE,
-    vars: { ...mail, AUTH_URL: `${authService.baseURL}/auth/v1`, AUTH_API_KEY: 'local-anon-key' },
+  const servers = (async () => {
+    if (!process.env.E2E_SKIP_BUILD) await build()
+    const started = await Promise.allSettled([
+      startServer({ port: main, persistTo: E2E_STATE, vars: mail }),
+      startServer({ port: trackers, persistTo: TRACKERS_STATE, vars: { ...mail, ...TRACKERS } }),
+      startServer({ port: authService, persistTo: AUTH_STATE, vars: mail }),
+      startServer({
+        port: remoteSite,
+        persistTo: REMOTE_STATE,
+        vars: { ...mail, AUTH_URL: `${url(authService)}/auth/v1`, AUTH_API_KEY: 'local-anon-key' },
+      }),
+      startServer({
+        port: brokenD1,
+        persistTo: BROKEN_STATE,
+        vars: mail,
+        migrated: false,
+        quiet: true,
+      }),
+    ])
+    const failed = started.filter((s) => s.status === 'rejected').map((s) => String(s.reason))
+    writeFileSync(READY_FILE, JSON.stringify({ ok: failed.length === 0, failed }))
+    return started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []))
+  })().catch((err) => {
+    writeFileSync(READY_FILE, JSON.stringify({ ok: false, failed: [String(err)] }))
+    return []
   })
-  const brokenD1 = await startServer({
-    persistTo: BROKEN_STATE,
-    vars: mail,
-    migrated: false,
-    quiet: true,
-  })
-  project.provide('mailCatcherURL', catcher.webURL)
-  project.provide('brokenD1URL', brokenD1.baseURL)
-  project.provide('baseURL', main.baseURL)
-  project.provide('trackersURL', trackers.baseURL)
-  project.provide('authServiceURL', authService.baseURL)
-  project.provide('remoteSiteURL', remoteSite.baseURL)
-  return () => {
-    for (const server of [main, trackers, authService, remoteSite, brokenD1, catcher]) server.stop()
+  return async () => {
+    for (const server of await servers) server.stop()
+    catcher.stop()
   }
 }
