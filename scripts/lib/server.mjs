@@ -116,7 +116,7 @@ export async function startServer({
 }
 
 /** Whether the site at `baseURL` answers within `ms` (a static file: no render, no D1). */
-export async function answers(baseURL, ms = 90_000) {
+export async function answers(baseURL, ms = 180_000) {
   const deadline = Date.now() + ms
   while (Date.now() < deadline) {
     try {

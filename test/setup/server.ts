@@ -68,23 +68,26 @@ export default async function setup(project: TestProject) {
   const mail = { SMTP_PORT: String(catcher.smtpPort), AUTH_AUTOCONFIRM: 'true' }
   const servers = (async () => {
     if (!process.env.E2E_SKIP_BUILD) await build()
-    const started = await Promise.allSettled([
-      startServer({ port: main, persistTo: E2E_STATE, vars: mail }),
-      startServer({ port: trackers, persistTo: TRACKERS_STATE, vars: { ...mail, ...TRACKERS } }),
-      startServer({ port: authService, persistTo: AUTH_STATE, vars: mail }),
-      startServer({
+    // one after another: five at once beside the worker tests overran a server's start
+    const options: Parameters<typeof startServer>[0][] = [
+      { port: main, persistTo: E2E_STATE, vars: mail },
+      { port: trackers, persistTo: TRACKERS_STATE, vars: { ...mail, ...TRACKERS } },
+      { port: authService, persistTo: AUTH_STATE, vars: mail },
+      {
         port: remoteSite,
         persistTo: REMOTE_STATE,
         vars: { ...mail, AUTH_URL: `${url(authService)}/auth/v1`, AUTH_API_KEY: 'local-anon-key' },
-      }),
-      startServer({
-        port: brokenD1,
-        persistTo: BROKEN_STATE,
-        vars: mail,
-        migrated: false,
-        quiet: true,
-      }),
-    ])
+      },
+      { port: brokenD1, persistTo: BROKEN_STATE, vars: mail, migrated: false, quiet: true },
+    ]
+    const started: PromiseSettledResult<Awaited<ReturnType<typeof startServer>>>[] = []
+    for (const o of options)
+      started.push(
+        await startServer(o).then(
+          (value) => ({ status: 'fulfilled' as const, value }),
+          (reason) => ({ status: 'rejected' as const, reason }),
+        ),
+      )
     const failed = started.filter((s) => s.status === 'rejected').map((s) => String(s.reason))
     writeFileSync(READY_FILE, JSON.stringify({ ok: failed.length === 0, failed }))
     return started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []))
