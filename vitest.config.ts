@@ -1,9 +1,27 @@
 import { defineConfig } from 'vitest/config'
+import { BaseSequencer, type TestSpecification } from 'vitest/node'
+
+/** The browser tests that take longest (a minute or more each), started first. */
+const LONG = /\/e2e\/(a11y[^/]*|auth|leads|layout|finishing|markup)\.test\.ts$/
+
+/**
+ * Vitest's order (a file that failed or took long last time first, else larger files first),
+ * with the long browser tests ahead: on a fresh clone there is no last time, and a short file
+ * that holds a long audit would start it last, with the other cores idle.
+ */
+class LongFirst extends BaseSequencer {
+  async sort(files: TestSpecification[]) {
+    const sorted = await super.sort(files)
+    const long = (f: TestSpecification) => LONG.test(f.moduleId)
+    return [...sorted.filter(long), ...sorted.filter((f) => !long(f))]
+  }
+}
 
 // One run, two projects: the worker tests inside workerd first, then the browser tests
 // against the production build (groupOrder keeps them apart on a two-core machine).
 export default defineConfig({
   test: {
     projects: ['./vitest.worker.config.ts', './vitest.e2e.config.ts'],
+    sequence: { sequencer: LongFirst },
   },
 })
