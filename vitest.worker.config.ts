@@ -33,9 +33,10 @@ export default defineConfig(async () => {
     test: {
       name: 'worker',
       sequence: { groupOrder: 0 },
-      // two files at once, each in a workerd of its own (a fresh D1 per file): vitest's default
-      // on two cores is one, and a file's workerd spends seconds starting while the other runs
-      maxWorkers: 2,
+      // three files at once, each in a workerd of its own (a fresh D1 per file): vitest's
+      // default on two cores is one, and a file's workerd spends seconds starting, a test waits
+      // on its mail or a timer (with two, a third of the machine stayed idle)
+      maxWorkers: 3,
       include: ['test/worker/**/*.test.{ts,tsx}'],
       globalSetup: ['./test/setup/mail-catcher.ts'],
       setupFiles: ['./test/setup/apply-migrations.ts'],
