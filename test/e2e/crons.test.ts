@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process'
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
@@ -39,7 +39,8 @@ describe('local crons', () => {
     await query(`UPDATE subscribers SET status = 'confirmed' WHERE email = '${email}'`, site)
 
     const subject = `Cron issue ${crypto.randomUUID().slice(0, 8)}`
-    const file = join(mkdtempSync(join(tmpdir(), 'newsletter-')), 'issue.json')
+    const dir = mkdtempSync(join(tmpdir(), 'newsletter-'))
+    const file = join(dir, 'issue.json')
     writeFileSync(file, JSON.stringify({ en: { subject, paragraphs: ['Sent by the cron.'] } }))
     const stored = await run('node', [
       'scripts/newsletter.mjs',
@@ -48,7 +49,7 @@ describe('local crons', () => {
       TRACKERS_STATE,
       '--site',
       site,
-    ])
+    ]).finally(() => rmSync(dir, { recursive: true, force: true }))
     expect(stored.stdout).toMatch(/stored for \d+ confirmed subscribers/)
 
     // wrangler.toml's crons on a clock 120 times faster: */5 comes within 2.5 s

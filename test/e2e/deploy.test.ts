@@ -1,9 +1,9 @@
 import { execFile } from 'node:child_process'
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { promisify } from 'node:util'
-import { describe, expect, inject, it } from 'vitest'
+import { afterAll, describe, expect, inject, it } from 'vitest'
 
 // `npm run deploy` against a stand-in for wrangler that keeps an account's state and records the
 // calls; its "live URL" is the browser tests' server, so the smoke test at the end is real.
@@ -11,8 +11,13 @@ import { describe, expect, inject, it } from 'vitest'
 const run = promisify(execFile)
 const base = inject('baseURL')
 
+const accounts: string[] = []
+afterAll(() => accounts.forEach((dir) => rmSync(dir, { recursive: true, force: true })))
+
 function account() {
-  const file = join(mkdtempSync(join(tmpdir(), 'account-')), 'state.json')
+  const dir = mkdtempSync(join(tmpdir(), 'account-'))
+  accounts.push(dir)
+  const file = join(dir, 'state.json')
   writeFileSync(
     file,
     JSON.stringify({ calls: [], databases: [], queues: [], secrets: [], worker: false, url: base }),
