@@ -5,7 +5,7 @@ import { findBookingById, listUpcomingBookings, type Booking } from '../db/booki
 import { audit } from '../db/desk'
 import type { AppEnv } from '../env'
 import { limitBody, sameSiteOnly } from '../middleware/form-guard'
-import { DESK_BOOKINGS_DONE, DeskBookingsPage, type DeskBookingsDone } from '../pages/desk-bookings'
+import { DESK_BOOKINGS_DONE, DeskBookingsPage, type DeskBookingsDone } from './pages/bookings'
 import { cancelBooking, currentSlots, moveBooking, type Actor } from '../services/bookings'
 
 /**

@@ -6,7 +6,7 @@ import type { AppEnv } from '../env'
 import { sendJobs } from '../mail/enqueue'
 import { isMailKind, TEMPLATES } from '../mail/templates'
 import { limitBody, sameSiteOnly } from '../middleware/form-guard'
-import { DeskMailPage } from '../pages/desk-mail'
+import { DeskMailPage } from './pages/mail'
 
 /** /desk/mail: the outbox as the agency needs it, and a second chance for what failed. */
 export const deskMail = new Hono<AppEnv>()

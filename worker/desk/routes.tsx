@@ -5,7 +5,7 @@ import { audit, findLead, LEAD_KINDS, listLeads, markLead, type LeadKind } from 
 import { personalRows } from '../db/personal-data'
 import type { AppEnv } from '../env'
 import { limitBody, sameSiteOnly } from '../middleware/form-guard'
-import { DeskInboxPage, DeskLeadPage } from '../pages/desk'
+import { DeskInboxPage, DeskLeadPage } from './pages/leads'
 import { deskBookings } from './bookings'
 import { csvLine } from './csv'
 import { readCursor, readFilter, writeCursor } from './filter'

@@ -2,7 +2,7 @@ import { Hono } from 'hono'
 import * as v from 'valibot'
 import { visitReport } from '../analytics/report'
 import type { AppEnv } from '../env'
-import { DeskVisitsPage, PERIODS } from '../pages/desk-visits'
+import { DeskVisitsPage, PERIODS } from './pages/visits'
 
 /**
  * /desk/visits: visits, top lists and the conversion funnel as charts (analytics/report.ts).

@@ -1,9 +1,9 @@
 import type { ReactNode } from 'react'
-import { dirOf, type Lang } from '../../client/lib/languages'
-import type { Count, VisitReport } from '../analytics/report'
-import { formatDay, formatNumber, formatPercent, formatShortDay } from '../i18n/format'
-import { usePage } from '../render/context'
-import { DeskHeader } from './desk'
+import { dirOf, type Lang } from '../../../client/lib/languages'
+import type { Count, VisitReport } from '../../analytics/report'
+import { formatDay, formatNumber, formatPercent, formatShortDay } from '../../i18n/format'
+import { usePage } from '../../render/context'
+import { DeskHeader } from './leads'
 
 /**
  * /desk/visits: the visit report as charts drawn on the server (SVG, no script). Each chart is

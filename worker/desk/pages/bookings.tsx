@@ -1,8 +1,8 @@
 import { formatInTimeZone } from 'date-fns-tz'
-import { zoneName } from '../../client/islands/booking-form'
-import type { Booking } from '../db/bookings'
-import { usePage } from '../render/context'
-import { DeskHeader, DeskNotice } from './desk'
+import { zoneName } from '../../../client/islands/booking-form'
+import type { Booking } from '../../db/bookings'
+import { usePage } from '../../render/context'
+import { DeskHeader, DeskNotice } from './leads'
 
 /** What the last cancel or move did, as the page after it says (?done=). */
 export const DESK_BOOKINGS_DONE = ['cancelled', 'moved', 'taken', 'gone'] as const

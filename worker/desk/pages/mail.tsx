@@ -1,7 +1,7 @@
-import type { OutboxRow } from '../db/outbox'
-import { formatDateTime } from '../i18n/format'
-import { usePage } from '../render/context'
-import { DeskHeader, DeskNotice } from './desk'
+import type { OutboxRow } from '../../db/outbox'
+import { formatDateTime } from '../../i18n/format'
+import { usePage } from '../../render/context'
+import { DeskHeader, DeskNotice } from './leads'
 
 type MailLine = Pick<
   OutboxRow,

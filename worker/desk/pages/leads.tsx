@@ -1,12 +1,12 @@
-import { Field, SelectField } from '../../client/components/field'
-import { LANGS } from '../../client/lib/languages'
-import { SERVICES } from '../data/services'
-import type { LeadFilter, LeadKind, LeadRow } from '../db/desk'
-import { LEAD_KINDS } from '../db/desk'
-import type { personalRows } from '../db/personal-data'
-import { filterQuery, STATUSES } from '../desk/filter'
-import { formatDateTime } from '../i18n/format'
-import { usePage } from '../render/context'
+import { Field, SelectField } from '../../../client/components/field'
+import { LANGS } from '../../../client/lib/languages'
+import { SERVICES } from '../../data/services'
+import type { LeadFilter, LeadKind, LeadRow } from '../../db/desk'
+import { LEAD_KINDS } from '../../db/desk'
+import type { personalRows } from '../../db/personal-data'
+import { filterQuery, STATUSES } from '../filter'
+import { formatDateTime } from '../../i18n/format'
+import { usePage } from '../../render/context'
 
 /** The agency's desk: the leads inbox and one person's history (staff only, desk/guard.ts). */
 
