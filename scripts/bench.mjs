@@ -486,9 +486,8 @@ async function benchThroughput() {
 // ---- 4. the desk ------------------------------------------------------------------------------
 const DESK_STATE = '.wrangler/bench-desk-state'
 const DESK_LEADS = 100_000
-const DB_ID = readFileSync(new URL('../wrangler.toml', import.meta.url), 'utf8').match(
-  /^database_id = "(.*)"$/m,
-)[1]
+// wrangler keys a local database by its binding when wrangler.toml gives no database_id
+const DB_ID = 'DB'
 /** The D1 of DESK_STATE, as `wrangler dev --persist-to` keeps it, for Miniflare. */
 const deskD1 = { d1Databases: { DB: DB_ID }, d1Persist: `${DESK_STATE}/v3/d1` }
 
