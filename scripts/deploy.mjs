@@ -5,20 +5,24 @@
 //   3. migrations the remote D1 (what is not applied yet)
 //   4. deploy     the build, with ENVIRONMENT=production and the database's id
 //   5. smoke      npm run smoke against the live URL
-// Before any of it, the settings production would refuse are named and the deploy stops.
+// Before uploading, the settings production would refuse are named and the deploy stops.
 //   --dry-run     prints every step and checks the bundle (wrangler deploy --dry-run); calls no
 //                 Cloudflare API
 //   --skip-build  uses the build already in dist/
 import { execFileSync } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { exportJWK, generateKeyPair } from 'jose'
-import { parse } from 'smol-toml'
-import { DATABASE, remoteD1Config, remoteDatabaseId, wrangler } from './lib/cloudflare.mjs'
+import {
+  DATABASE,
+  remoteD1Config,
+  remoteDatabaseId,
+  wrangler,
+  wranglerConfig as config,
+} from './lib/cloudflare.mjs'
 
 const args = process.argv.slice(2)
 const dryRun = args.includes('--dry-run')
 const BUILD_CONFIG = 'dist/growth_agency/wrangler.json'
-const config = parse(readFileSync('wrangler.toml', 'utf8'))
 const vars = { ...config.vars, ENVIRONMENT: 'production' }
 const QUEUES = [
   ...new Set([
@@ -52,14 +56,6 @@ function reviewSettings(secretNames) {
           '"cloudflare", or a relay on 465/587 (README: Mail)',
       )
   }
-  for (const name of ['AUTH_SIGNING_KEY', 'AUTH_PREVIOUS_SIGNING_KEY'])
-    if (process.env[name]) {
-      try {
-        if (!JSON.parse(process.env[name]).kid) problems.push(`${name} needs a "kid"`)
-      } catch {
-        problems.push(`${name} is not a JSON Web Key`)
-      }
-    }
   if (/\.example\b/.test(vars.AGENCY_EMAIL ?? ''))
     warnings.push(
       `AGENCY_EMAIL is ${vars.AGENCY_EMAIL}, the placeholder: visitors would write to it`,
@@ -115,16 +111,17 @@ async function main() {
   step(1, 'provision')
   let databaseId
   if (dryRun) {
-    plan(`d1 list --json, then d1 create ${DATABASE.name} if it is not there`)
+    plan(`d1 list --json, then d1 create ${DATABASE.database_name} if it is not there`)
     plan(`queues list, then queues create for each missing one of ${QUEUES.join(', ')}`)
   } else {
     databaseId = remoteDatabaseId()
-    if (databaseId) say(`D1 ${DATABASE.name}: exists (${databaseId})`)
+    if (databaseId) say(`D1 ${DATABASE.database_name}: exists (${databaseId})`)
     else {
-      wrangler(['d1', 'create', DATABASE.name], { quiet: true })
+      wrangler(['d1', 'create', DATABASE.database_name], { quiet: true })
       databaseId = remoteDatabaseId()
-      if (!databaseId) throw new Error(`d1 create ${DATABASE.name} did not leave a database`)
-      say(`D1 ${DATABASE.name}: created (${databaseId})`)
+      if (!databaseId)
+        throw new Error(`d1 create ${DATABASE.database_name} did not leave a database`)
+      say(`D1 ${DATABASE.database_name}: created (${databaseId})`)
     }
     const listed = wrangler(['queues', 'list'], { quiet: true })
     for (const queue of QUEUES) {
@@ -182,14 +179,6 @@ async function main() {
     )
 
   step(4, 'deploy')
-  // the build's config is what wrangler uploads (.wrangler/deploy/config.json points at it)
-  const built = JSON.parse(readFileSync(BUILD_CONFIG, 'utf8'))
-  built.d1_databases = built.d1_databases.map((db) =>
-    db.binding === DATABASE.binding
-      ? { ...db, database_id: databaseId ?? '(looked up at deploy)' }
-      : db,
-  )
-  if (!dryRun) writeFileSync(BUILD_CONFIG, JSON.stringify(built))
   if (dryRun) {
     say('checking the bundle: wrangler deploy --dry-run')
     wrangler(['deploy', '--dry-run', '--var', 'ENVIRONMENT:production'], { quiet: true })
@@ -199,6 +188,11 @@ async function main() {
     console.log('\nDry run: nothing was created, stored or uploaded.')
     return
   }
+  // the build's config is what wrangler uploads (.wrangler/deploy/config.json points at it)
+  const built = JSON.parse(readFileSync(BUILD_CONFIG, 'utf8'))
+  for (const db of built.d1_databases)
+    if (db.binding === DATABASE.binding) db.database_id = databaseId
+  writeFileSync(BUILD_CONFIG, JSON.stringify(built))
   const output = wrangler(['deploy', '--var', 'ENVIRONMENT:production'])
   process.stdout.write(output)
   // the addresses wrangler lists under "Deployed … triggers" (workers.dev, routes)

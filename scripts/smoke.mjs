@@ -29,6 +29,15 @@ async function get(path, init = {}) {
   }
 }
 
+/** The answer's body as JSON, or null when it is not JSON (the check then says so). */
+function json({ text }) {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return null
+  }
+}
+
 const answered = ({ res, error }) => (res ? `answered ${res.status}` : `no answer (${error})`)
 
 /** The headers every page carries (worker/middleware/security.ts). */
@@ -73,12 +82,7 @@ if (
 
 // Sign-in: the built-in service's keys and health.
 const jwks = await get('/auth/v1/.well-known/jwks.json')
-let keys = null
-try {
-  keys = JSON.parse(jwks.text).keys
-} catch {
-  // reported below
-}
+const keys = json(jwks)?.keys
 // locally the first sign-in makes the key (into D1); a deployed site signs with AUTH_SIGNING_KEY
 const local = ['localhost', '127.0.0.1', '[::1]'].includes(new URL(base).hostname)
 check(
@@ -90,12 +94,7 @@ check(health.res?.status === 200, `auth health: ${answered(health)}`)
 
 // D1: the booking slots read the bookings table.
 const slots = await get('/api/bookings/slots')
-let slotList = null
-try {
-  slotList = JSON.parse(slots.text).slots
-} catch {
-  // reported below
-}
+const slotList = json(slots)?.slots
 check(
   slots.res?.status === 200 && Array.isArray(slotList),
   `D1 (booking slots /api/bookings/slots): ${answered(slots)}${slots.res?.status >= 500 ? ': is the DB binding migrated and reachable?' : ''}`,
@@ -122,12 +121,7 @@ const bad = await get('/api/email-signup', {
   headers: { 'Content-Type': 'application/json', Origin: base },
   body: '{"email": 5}',
 })
-let badJson = false
-try {
-  badJson = typeof JSON.parse(bad.text).error === 'string'
-} catch {
-  // reported below
-}
+const badJson = typeof json(bad)?.error === 'string'
 check(
   bad.res?.status === 400 && badJson,
   `a bad API body: ${answered(bad)}${badJson ? '' : ', not a JSON error'}`,

@@ -18,6 +18,7 @@ import { accountDataRoutes } from './auth/account-data'
 import { mfaRoutes } from './auth/mfa'
 import { authRoutes } from './auth/routes'
 import { authService } from './auth-service/app'
+import { authError, type AuthErrorStatus } from './auth-service/gotrue'
 import { session } from './auth/session'
 import { events } from './api/events'
 import { leads } from './api/leads'
@@ -84,11 +85,12 @@ app.onError((err, c) => {
       : status === 413
         ? (t?.('errors.too_large') ?? 'This request is too large.')
         : (t?.('errors.invalid') ?? 'Please check the form and try again.')
-  // the built-in auth service answers as GoTrue does (auth-service/gotrue.ts)
+  // the built-in auth service answers as GoTrue does
   if (c.req.path.startsWith('/auth/v1/')) {
     const code =
       status >= 500 ? 'unexpected_failure' : status === 413 ? 'request_too_large' : 'bad_json'
-    return c.json({ code: status, error_code: code, msg: error }, status)
+    // (raised here: 400 for a body that is not JSON, 413, 500)
+    return authError(c, status as AuthErrorStatus, code, error)
   }
   const wantsJson =
     c.req.path.startsWith('/api/') || c.req.header('Accept')?.includes('application/json')

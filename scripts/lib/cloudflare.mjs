@@ -2,8 +2,12 @@
 // outbox, newsletter): one runner, and the production database's config. WRANGLER names another
 // executable (the deploy test's stand-in, which records its calls).
 import { execFileSync } from 'node:child_process'
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { resolve } from 'node:path'
+import { parse } from 'smol-toml'
+
+/** wrangler.toml, as the deploy reads its name, database, queues and vars. */
+export const wranglerConfig = parse(readFileSync('wrangler.toml', 'utf8'))
 
 /** Runs wrangler; its stdout. `input` goes to its stdin (secrets never go on a command line). */
 export function wrangler(args, { input, quiet = false } = {}) {
@@ -17,13 +21,13 @@ export function wrangler(args, { input, quiet = false } = {}) {
   })
 }
 
-/** The D1 binding of wrangler.toml (its name on the account and its migrations). */
-export const DATABASE = { binding: 'DB', name: 'growth-agency', migrations: 'migrations' }
+/** The D1 binding of wrangler.toml: its binding, its name on the account, its migrations. */
+export const DATABASE = wranglerConfig.d1_databases[0]
 
 /** The production database's id, looked up by name on the account; undefined when absent. */
 export function remoteDatabaseId() {
   const list = JSON.parse(wrangler(['d1', 'list', '--json'], { quiet: true }))
-  return list.find((db) => db.name === DATABASE.name)?.uuid
+  return list.find((db) => db.name === DATABASE.database_name)?.uuid
 }
 
 /**
@@ -32,20 +36,17 @@ export function remoteDatabaseId() {
  */
 export function remoteD1Config(id = remoteDatabaseId()) {
   if (!id)
-    throw new Error(`no D1 database "${DATABASE.name}" on this account yet: run npm run deploy`)
+    throw new Error(
+      `no D1 database "${DATABASE.database_name}" on this account yet: run npm run deploy`,
+    )
   const path = resolve('.wrangler/deploy/d1-remote.json')
   mkdirSync(resolve('.wrangler/deploy'), { recursive: true })
   writeFileSync(
     path,
     JSON.stringify({
-      name: 'growth-agency',
+      name: wranglerConfig.name,
       d1_databases: [
-        {
-          binding: DATABASE.binding,
-          database_name: DATABASE.name,
-          database_id: id,
-          migrations_dir: resolve(DATABASE.migrations),
-        },
+        { ...DATABASE, database_id: id, migrations_dir: resolve(DATABASE.migrations_dir) },
       ],
     }),
   )

@@ -1,11 +1,9 @@
 // Runs one SQL statement against the project's D1 with wrangler, as the D1 console would:
 // the local database of `npm start` by default, or the production one with { remote: true }.
-import { execFileSync } from 'node:child_process'
-import { remoteD1Config } from './cloudflare.mjs'
+import { remoteD1Config, wrangler } from './cloudflare.mjs'
 
 let remoteConfig
 const argsFor = (sql, { remote = false, persistTo = '.wrangler/state' } = {}) => [
-  'wrangler',
   'd1',
   'execute',
   'DB',
@@ -25,11 +23,7 @@ const ATTEMPTS = 8
 export function queryD1(sql, options) {
   for (let attempt = 1; ; attempt++) {
     try {
-      const out = execFileSync('npx', argsFor(sql, options), {
-        encoding: 'utf8',
-        stdio: ['ignore', 'pipe', 'pipe'],
-      })
-      return JSON.parse(out)[0].results
+      return JSON.parse(wrangler(argsFor(sql, options), { quiet: true }))[0].results
     } catch (err) {
       if (!busy(err) || attempt === ATTEMPTS) {
         if (err?.stderr) process.stderr.write(err.stderr)

@@ -12,12 +12,6 @@ import worker from './index.js'
 
 export * from './index.js'
 
-async function settle(request) {
-  if (!request.body || request.body.locked) return
-  const reader = request.body.getReader()
-  while (!(await reader.read()).done);
-}
-
 export default {
   ...worker,
   async fetch(request, env, ctx) {
@@ -36,7 +30,7 @@ export default {
     const bare = (method) => new Request(request.url, { method, headers: request.headers })
     const probe = await env.ASSETS.fetch(bare('HEAD'))
     if (probe.status === 404) return worker.fetch(request, env, ctx)
-    await settle(request)
+    if (request.body) await request.arrayBuffer() // off the connection before the file goes
     return env.ASSETS.fetch(bare(request.method))
   },
 }

@@ -4,6 +4,11 @@ export function wranglerDev(options: {
   persistTo: string
   vars?: Record<string, string | number>
 }): string[]
+export function run(
+  cmd: string,
+  args: string[],
+  options?: { stdio?: import('node:child_process').StdioOptions },
+): Promise<void>
 export function migrate(persistTo: string): Promise<void>
 export function startServer(options: {
   persistTo: string

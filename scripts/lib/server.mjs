@@ -45,26 +45,25 @@ export function wranglerDev({ port, persistTo, vars = {} }) {
   ]
 }
 
-/** Applies the migrations to the local D1 in `persistTo` (without holding the event loop). */
-export function migrate(persistTo) {
-  const args = [
-    'wrangler',
-    'd1',
-    'migrations',
-    'apply',
-    'DB',
-    '--local',
-    '--config',
-    'wrangler.toml',
-  ]
+/** Runs a command to its end without holding the event loop; rejects on a non-zero exit. */
+export function run(cmd, args, { stdio = 'inherit' } = {}) {
   return new Promise((resolve, reject) =>
-    spawn('npx', [...args, '--persist-to', persistTo], {
-      stdio: ['ignore', 'ignore', 'inherit'],
-    }).on('close', (code) =>
-      code === 0 ? resolve() : reject(new Error(`migrations failed in ${persistTo}`)),
+    spawn(cmd, args, { stdio }).on('close', (code) =>
+      code === 0 ? resolve() : reject(new Error(`${cmd} ${args.join(' ')} failed (${code})`)),
     ),
   )
 }
+
+/** Applies the migrations to the local D1 in `persistTo`. */
+export const migrate = (persistTo) =>
+  run(
+    'npx',
+    [
+      ...['wrangler', 'd1', 'migrations', 'apply', 'DB', '--local', '--config', 'wrangler.toml'],
+      ...['--persist-to', persistTo],
+    ],
+    { stdio: ['ignore', 'ignore', 'inherit'] },
+  )
 
 /**
  * Migrates the D1 in `persistTo` (unless `migrated: false`: a database without its tables),

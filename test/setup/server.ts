@@ -1,17 +1,7 @@
-import { spawn } from 'node:child_process'
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import type { TestProject } from 'vitest/node'
 import { startMailCatcher } from '../../scripts/lib/mail-catcher.mjs'
-import { freePort, startServer } from '../../scripts/lib/server.mjs'
-
-/** The build, without holding the event loop (the worker tests run meanwhile). */
-const build = () =>
-  new Promise<void>((resolve, reject) =>
-    spawn('npm', ['run', 'build', '--silent', '--', '--logLevel', 'warn'], { stdio: 'inherit' }).on(
-      'close',
-      (code) => (code === 0 ? resolve() : reject(new Error(`the build failed (${code})`))),
-    ),
-  )
+import { freePort, run, startServer } from '../../scripts/lib/server.mjs'
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -43,8 +33,8 @@ export const READY_FILE = 'test-results/e2e-servers.json'
  * Builds the site and serves it on fresh, migrated local D1s, as `npm start` does: once as
  * configured by default, once with trackers, a pair for the remote auth mode (one instance's
  * built-in service as the other's AUTH_URL), and one on a D1 never migrated (the smoke test's
- * failure). Their ports are handed out at once and they start in the background, all together,
- * while the worker tests run; each browser test file waits for READY_FILE before its first test.
+ * failure). Their ports are handed out at once and they start in the background, one after
+ * another (five at once beside the worker tests overran a start), while the worker tests run; each browser test file waits for READY_FILE before its first test.
  */
 export default async function setup(project: TestProject) {
   mkdirSync('test-results', { recursive: true })
@@ -66,35 +56,39 @@ export default async function setup(project: TestProject) {
 
   // sign-ups confirmed at once, so the tests sign straight in (README: AUTH_AUTOCONFIRM)
   const mail = { SMTP_PORT: String(catcher.smtpPort), AUTH_AUTOCONFIRM: 'true' }
+  type Server = Awaited<ReturnType<typeof startServer>>
   const servers = (async () => {
-    if (!process.env.E2E_SKIP_BUILD) await build()
-    // one after another: five at once beside the worker tests overran a server's start
-    const options: Parameters<typeof startServer>[0][] = [
-      { port: main, persistTo: E2E_STATE, vars: mail },
-      { port: trackers, persistTo: TRACKERS_STATE, vars: { ...mail, ...TRACKERS } },
-      { port: authService, persistTo: AUTH_STATE, vars: mail },
-      {
-        port: remoteSite,
-        persistTo: REMOTE_STATE,
-        vars: { ...mail, AUTH_URL: `${url(authService)}/auth/v1`, AUTH_API_KEY: 'local-anon-key' },
-      },
-      { port: brokenD1, persistTo: BROKEN_STATE, vars: mail, migrated: false, quiet: true },
-    ]
-    const started: PromiseSettledResult<Awaited<ReturnType<typeof startServer>>>[] = []
-    for (const o of options)
-      started.push(
-        await startServer(o).then(
-          (value) => ({ status: 'fulfilled' as const, value }),
-          (reason) => ({ status: 'rejected' as const, reason }),
-        ),
-      )
-    const failed = started.filter((s) => s.status === 'rejected').map((s) => String(s.reason))
+    const started: Server[] = []
+    const failed: string[] = []
+    try {
+      // the build without holding vitest's event loop: the worker tests run meanwhile
+      if (!process.env.E2E_SKIP_BUILD)
+        await run('npm', ['run', 'build', '--silent', '--', '--logLevel', 'warn'])
+      for (const options of [
+        { port: main, persistTo: E2E_STATE, vars: mail },
+        { port: trackers, persistTo: TRACKERS_STATE, vars: { ...mail, ...TRACKERS } },
+        { port: authService, persistTo: AUTH_STATE, vars: mail },
+        {
+          port: remoteSite,
+          persistTo: REMOTE_STATE,
+          vars: {
+            ...mail,
+            AUTH_URL: `${url(authService)}/auth/v1`,
+            AUTH_API_KEY: 'local-anon-key',
+          },
+        },
+        { port: brokenD1, persistTo: BROKEN_STATE, vars: mail, migrated: false, quiet: true },
+      ])
+        await startServer(options).then(
+          (server) => started.push(server),
+          (err) => failed.push(String(err)),
+        )
+    } catch (err) {
+      failed.push(String(err))
+    }
     writeFileSync(READY_FILE, JSON.stringify({ ok: failed.length === 0, failed }))
-    return started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []))
-  })().catch((err) => {
-    writeFileSync(READY_FILE, JSON.stringify({ ok: false, failed: [String(err)] }))
-    return []
-  })
+    return started
+  })()
   return async () => {
     for (const server of await servers) server.stop()
     catcher.stop()

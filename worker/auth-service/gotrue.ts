@@ -32,7 +32,7 @@ export const ACCESS_TOKEN_SECONDS = 3600
 export const issuerOf = (c: Context<AppEnv>) => authSettings(c.env, c.var.config.siteUrl).issuer
 export const audienceOf = (c: Context<AppEnv>) => authSettings(c.env, c.var.config.siteUrl).audience
 
-export type AuthErrorStatus = 400 | 401 | 403 | 404 | 422 | 429 | 503
+export type AuthErrorStatus = 400 | 401 | 403 | 404 | 413 | 422 | 429 | 500 | 503
 
 export function authError(c: Context<AppEnv>, status: AuthErrorStatus, code: string, msg: string) {
   return c.json({ code: status, error_code: code, msg }, status)

@@ -20,34 +20,26 @@ export function requestSize(): MiddlewareHandler<AppEnv> {
       if (Number(length) > MAX_REQUEST_BYTES) throw new HTTPException(413)
       return next()
     }
-    const bytes = await readAtMost(raw.body, MAX_REQUEST_BYTES)
-    if (!bytes) throw new HTTPException(413)
-    c.req.raw = new Request(raw, { body: bytes })
+    const body = await readAtMost(raw.body, MAX_REQUEST_BYTES)
+    if (!body) throw new HTTPException(413)
+    c.req.raw = new Request(raw, { body })
     await next()
   }
 }
 
-/** The whole body, or null once it passes `limit` bytes (what is left stays unread). */
+/** The body's chunks, or null once they pass `limit` bytes (what is left stays unread). */
 async function readAtMost(body: ReadableStream<Uint8Array>, limit: number) {
   const reader = body.getReader()
   const chunks: Uint8Array[] = []
   let size = 0
   try {
-    for (;;) {
-      const { done, value } = await reader.read()
-      if (done) break
-      size += value.byteLength
+    for (let read = await reader.read(); !read.done; read = await reader.read()) {
+      size += read.value.byteLength
       if (size > limit) return null
-      chunks.push(value)
+      chunks.push(read.value)
     }
+    return new Blob(chunks)
   } finally {
     reader.releaseLock()
   }
-  const bytes = new Uint8Array(size)
-  let offset = 0
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset)
-    offset += chunk.byteLength
-  }
-  return bytes
 }
