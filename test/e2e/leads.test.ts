@@ -24,10 +24,27 @@ async function notice(page: Page, role: 'status' | 'alert' = 'status') {
 describe('welcome popup', () => {
   it('opens about 2 s after load, traps focus, closes on Escape and never comes back', async () => {
     const page = await open('/about', { welcome: true })
+    // When it opens, by the page's own clock (ms since navigation): a test that slept 1.2 s
+    // after goto and looked was wrong whenever a busy machine returned from goto late.
+    await page.addInitScript(() =>
+      document.addEventListener('DOMContentLoaded', () => {
+        const popup = document.getElementById('welcome-popup') as HTMLDialogElement
+        new MutationObserver(() => {
+          if (popup.open) document.documentElement.dataset.popupAt ??= String(performance.now())
+        }).observe(popup, { attributes: true })
+      }),
+    )
+    await page.reload() // not yet closed, so it comes again
     const dialog = page.locator('#welcome-popup')
-    await page.waitForTimeout(1200)
-    expect(await dialog.isVisible()).toBe(false)
-    await dialog.waitFor({ state: 'visible', timeout: 2500 })
+    await dialog.waitFor({ state: 'visible', timeout: 6000 })
+    const { openedAt, ready } = await page.evaluate(() => ({
+      openedAt: Number(document.documentElement.dataset.popupAt),
+      ready: (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming)
+        .domContentLoadedEventEnd,
+    }))
+    // 2 s after the page's script starts (before DOMContentLoaded ends), never sooner
+    expect(openedAt).toBeGreaterThanOrEqual(2000)
+    expect(openedAt).toBeLessThan(ready + 2000 + 1500)
     expect(await dialog.evaluate((d: HTMLDialogElement) => d.open && d.matches(':modal'))).toBe(
       true,
     )
