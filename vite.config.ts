@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { cloudflare } from '@cloudflare/vite-plugin'
 import UnoCSS from 'unocss/vite'
-import { blogContent } from './scripts/blog-content'
 import { defineConfig, type Plugin } from 'vite'
 
 const CLIENT_ENTRY = 'client/entry.ts'
@@ -80,7 +79,7 @@ export function reactByteLength(): Plugin {
 }
 
 export default defineConfig(({ command }) => ({
-  plugins: [UnoCSS(), cloudflare(), clientAssets(), blogContent(), reactByteLength()],
+  plugins: [UnoCSS(), cloudflare(), clientAssets(), reactByteLength()],
   resolve: {
     // Only React's streaming renderer goes into the production worker (see the module).
     alias:

@@ -1,6 +1,5 @@
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-pool-workers'
 import { defineConfig } from 'vitest/config'
-import { blogContent } from './scripts/blog-content'
 import { freePort } from './scripts/lib/server.mjs'
 import { clientAssets } from './vite.config'
 
@@ -15,7 +14,6 @@ export default defineConfig(async () => {
   return {
     plugins: [
       clientAssets(),
-      blogContent(),
       cloudflareTest({
         main: './worker/index.ts',
         wrangler: { configPath: './wrangler.toml' },

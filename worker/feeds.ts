@@ -1,6 +1,7 @@
 import { Hono } from 'hono'
 import { dirOf, LANGS } from '../client/lib/languages'
-import { article, POSTS } from './data/blog'
+import { articles } from './content/live'
+import { liveArticleIndex } from './db/content'
 import type { AppEnv } from './env'
 import { langHref } from './render/context'
 import { indexablePaths } from './routes'
@@ -21,19 +22,33 @@ const xml = (s: string) =>
 const urlIn = (site: string, path: string, lang: string) =>
   site + (lang === 'en' ? path : langHref(path, lang))
 
-feeds.get('/sitemap.xml', (c) => {
+/**
+ * Lists and feeds change with the desk's content: browsers and crawlers ask again each time
+ * (our edge answers them from D1 in a few milliseconds), so a published article is listed at once.
+ */
+const FRESH = 'public, max-age=0, must-revalidate'
+
+feeds.get('/sitemap.xml', async (c) => {
   const site = c.var.config.siteUrl
-  const modified = Object.fromEntries(POSTS.map((p) => [`/blog/${p.slug}`, p.updated]))
-  const urls = indexablePaths().flatMap((path) => {
+  const published = await liveArticleIndex(c.env.DB)
+  const modified = Object.fromEntries(
+    published.map((a) => [`/blog/${a.slug}`, a.updated_at.slice(0, 10)]),
+  )
+  const pages = [
+    ...indexablePaths().map((path) => ({ path, langs: LANGS as readonly string[] })),
+    // an article in the languages it exists in, and only those
+    ...published.map((a) => ({ path: `/blog/${a.slug}`, langs: a.langs as readonly string[] })),
+  ]
+  const urls = pages.flatMap(({ path, langs }) => {
     const alternates = [
-      ...LANGS.map(
+      ...langs.map(
         (l) =>
           `    <xhtml:link rel="alternate" hreflang="${l}" href="${xml(urlIn(site, path, l))}"/>`,
       ),
       `    <xhtml:link rel="alternate" hreflang="x-default" href="${xml(site + path)}"/>`,
     ].join('\n')
     const lastmod = modified[path] ? `\n    <lastmod>${modified[path]}</lastmod>` : ''
-    return LANGS.map(
+    return langs.map(
       (l) =>
         `  <url>\n    <loc>${xml(urlIn(site, path, l))}</loc>${lastmod}\n${alternates}\n  </url>`,
     )
@@ -45,7 +60,7 @@ ${urls.join('\n')}
 `
   return c.body(body, 200, {
     'Content-Type': 'application/xml; charset=utf-8',
-    'Cache-Control': 'public, max-age=3600',
+    'Cache-Control': FRESH,
   })
 })
 
@@ -62,20 +77,21 @@ Sitemap: ${c.var.config.siteUrl}/sitemap.xml
   return c.text(body, 200, { 'Cache-Control': 'public, max-age=3600' })
 })
 
-feeds.get('/blog/rss.xml', (c) => {
+/** The articles that exist in the feed's language (`?lang=`), newest first. */
+feeds.get('/blog/rss.xml', async (c) => {
   const { t, lang, config } = c.var
   const site = config.siteUrl
-  const items = POSTS.map((p) => {
-    const a = article(p.slug, lang)
-    const link = urlIn(site, `/blog/${p.slug}`, lang)
+  const list = await articles(c.env.DB, lang)
+  const items = list.map((a) => {
+    const link = urlIn(site, `/blog/${a.slug}`, lang)
     return `    <item>
-      <title>${xml(a.title)}</title>
+      <title>${xml(a.texts.title)}</title>
       <link>${xml(link)}</link>
       <guid isPermaLink="true">${xml(link)}</guid>
-      <pubDate>${new Date(`${p.published}T08:00:00Z`).toUTCString()}</pubDate>
-      <dc:creator>${xml(a.author)}</dc:creator>
-      <category>${xml(a.category)}</category>
-      <description>${xml(a.summary)}</description>
+      <pubDate>${new Date(a.published).toUTCString()}</pubDate>
+      <dc:creator>${xml(a.texts.author)}</dc:creator>
+      <category>${xml(a.texts.category_label)}</category>
+      <description>${xml(a.texts.excerpt)}</description>
     </item>`
   })
   const self = `${site}/blog/rss.xml?lang=${lang}`
@@ -88,9 +104,7 @@ feeds.get('/blog/rss.xml', (c) => {
     <language>${lang}</language>
     <atom:link href="${xml(self)}" rel="self" type="application/rss+xml"/>
     <lastBuildDate>${new Date(
-      `${POSTS.map((p) => p.updated)
-        .sort()
-        .at(-1)}T08:00:00Z`,
+      list.map((a) => a.updatedAt).sort().at(-1) ?? Date.now(),
     ).toUTCString()}</lastBuildDate>
 ${items.join('\n')}
   </channel>
@@ -98,7 +112,7 @@ ${items.join('\n')}
 `
   return c.body(body, 200, {
     'Content-Type': 'application/rss+xml; charset=utf-8',
-    'Cache-Control': 'public, max-age=3600',
+    'Cache-Control': FRESH,
   })
 })
 

@@ -1,4 +1,4 @@
-import { POSTS } from './data/blog'
+import type { ContentTag } from './content/kinds'
 import { SERVICES } from './data/services'
 import type { MessageKey } from './i18n/translator'
 
@@ -16,7 +16,7 @@ export interface PageRoute {
   descriptionKey?: MessageKey
   /** In the sitemap and open to search engines; otherwise `noindex`. */
   indexable: boolean
-  /** The concrete paths of a `:param` route (the sitemap's entries). */
+  /** The concrete paths of a `:param` route (the sitemap's entries; an article's come from D1). */
   paths?: () => string[]
   /**
    * A page the visitor came to for one errand (from an e-mailed link, to confirm, unsubscribe,
@@ -25,9 +25,11 @@ export interface PageRoute {
   quiet?: boolean
   /**
    * The same HTML for every anonymous visitor of a language: the edge keeps it
-   * (render/edge-cache.ts). `query` names the parameters that change the page.
+   * (render/edge-cache.ts). `query` names the parameters that change the page, `shows` the
+   * kinds of content it shows: a change to one of them makes its copies misses
+   * (content/generations.ts).
    */
-  cache?: { query?: readonly string[] }
+  cache?: { query?: readonly string[]; shows?: readonly ContentTag[] }
   /** Only for a signed-in visitor: others are sent to sign in first. */
   signedIn?: boolean
   /** Where the page is linked from, with its label key and position in each list. */
@@ -37,7 +39,7 @@ export interface PageRoute {
 export const PAGE_ROUTES = [
   {
     path: '/',
-    cache: {},
+    cache: { shows: ['testimonial'] },
     titleKey: 'meta.home_title',
     descriptionKey: 'meta.home_description',
     indexable: true,
@@ -67,7 +69,7 @@ export const PAGE_ROUTES = [
   },
   {
     path: '/portfolio',
-    cache: {},
+    cache: { shows: ['case'] },
     titleKey: 'portfolio.title',
     descriptionKey: 'portfolio.meta_description',
     indexable: true,
@@ -75,7 +77,7 @@ export const PAGE_ROUTES = [
   },
   {
     path: '/pricing',
-    cache: {},
+    cache: { shows: ['plan', 'faq'] },
     titleKey: 'pricing.title',
     descriptionKey: 'pricing.meta_description',
     indexable: true,
@@ -83,7 +85,7 @@ export const PAGE_ROUTES = [
   },
   {
     path: '/blog',
-    cache: { query: ['category'] },
+    cache: { shows: ['article'], query: ['category'] },
     titleKey: 'blog.title',
     descriptionKey: 'blog.meta_description',
     indexable: true,
@@ -91,13 +93,12 @@ export const PAGE_ROUTES = [
   },
   {
     path: '/blog/:slug',
-    cache: {},
+    cache: { shows: ['article'] },
     indexable: true,
-    paths: () => POSTS.map((p) => `/blog/${p.slug}`),
   },
   {
     path: '/faq',
-    cache: {},
+    cache: { shows: ['faq'] },
     titleKey: 'faq.title',
     descriptionKey: 'faq.meta_description',
     indexable: true,
@@ -201,7 +202,9 @@ export const routeOf = (path: PagePath): PageRoute => routes.find((r) => r.path 
 
 /** Every indexable page by canonical path: the sitemap's list. */
 export const indexablePaths = () =>
-  routes.filter((r) => r.indexable).flatMap((r) => (r.paths ? r.paths() : [r.path]))
+  routes
+    .filter((r) => r.indexable)
+    .flatMap((r) => (r.paths ? r.paths() : r.path.includes(':') ? [] : [r.path]))
 
 /** Pages for signed-in visitors only (sign-out never returns to one of them). */
 export const SIGNED_IN_ONLY = routes.filter((r) => r.signedIn).map((r) => r.path)

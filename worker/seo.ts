@@ -111,6 +111,8 @@ export function blogPosting(
     updated: string
     words: number
     category: string
+    /** The article's language, where it is shown under another language's address. */
+    inLanguage?: Lang
   },
 ): Thing {
   const { config, lang } = c.var
@@ -125,7 +127,7 @@ export function blogPosting(
     publisher: { '@id': `${config.siteUrl}/#organization` },
     datePublished: p.published,
     dateModified: p.updated,
-    inLanguage: lang,
+    inLanguage: p.inLanguage ?? lang,
     wordCount: p.words,
     articleSection: p.category,
   }

@@ -1,6 +1,7 @@
 import { SELF } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
-import articles from 'virtual:blog'
+import { ARTICLES } from '../routes'
+import { articleTexts } from './content'
 import en from '../../locales/en.json'
 
 const get = (path: string, init?: RequestInit) =>
@@ -18,7 +19,7 @@ function h1(html: string) {
 }
 
 const items = en.services.items
-const posts = articles.en
+const posts = await articleTexts('en')
 const ROUTES: [string, string][] = [
   ['/', en.hero.title],
   ['/about', en.about.title],

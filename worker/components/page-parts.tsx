@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react'
 import { Icon } from '../../client/components/icon'
+import { dirOf, type Lang } from '../../client/lib/languages'
 import { usePage } from '../render/context'
 
 export interface Crumb {
@@ -42,22 +43,33 @@ export function PageHero({
   subtitle,
   crumbs = [],
   picture,
+  textLang,
   children,
 }: {
   title: string
   subtitle?: string
   crumbs?: Crumb[]
+  /** The title and subtitle's language, where it is not the page's (an untranslated article). */
+  textLang?: Lang
   /** An illustration beside the text (below it on narrow screens). */
   picture?: ReactNode
   children?: ReactNode
 }) {
   const { t } = usePage()
+  const other = textLang ? { lang: textLang, dir: dirOf(textLang) } : {}
   const text = (
     <>
-      <h1 className="m-0 max-w-3xl text-4xl font-extrabold tracking-tight text-ink-900 sm:text-5xl">
+      <h1
+        className="m-0 max-w-3xl text-4xl font-extrabold tracking-tight text-ink-900 sm:text-5xl"
+        {...other}
+      >
         {title}
       </h1>
-      {subtitle && <p className="m-0 mt-4 max-w-2xl text-lg text-ink-700">{subtitle}</p>}
+      {subtitle && (
+        <p className="m-0 mt-4 max-w-2xl text-lg text-ink-700" {...other}>
+          {subtitle}
+        </p>
+      )}
       {children}
     </>
   )

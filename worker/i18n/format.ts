@@ -1,5 +1,6 @@
 import type { Lang } from '../../client/lib/languages'
-import { CURRENCY } from '../data/pricing'
+/** Plan prices are in US dollars a month (the desk's plans). */
+const CURRENCY = 'USD'
 
 // Intl formatters cost far more to build than to use: one of each per language per isolate.
 const cache = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>()

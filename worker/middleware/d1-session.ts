@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from 'hono'
 import { getCookie, setCookie } from 'hono/cookie'
 import { httpOnlyCookie } from '../cookies'
+import { generationsBookmark } from '../content/generations'
 import type { AppEnv } from '../env'
 
 /** The visitor's last D1 bookmark: where their next request's reads start (README). */
@@ -51,7 +52,10 @@ export function d1Session(): MiddlewareHandler<AppEnv> {
   return async function d1Session(c, next) {
     const db = c.env.DB
     const cookie = getCookie(c, BOOKMARK_COOKIE)
-    const bookmark = cookie && BOOKMARK.test(cookie) ? cookie : undefined
+    const own = cookie && BOOKMARK.test(cookie) ? cookie : undefined
+    // never older than the content generations this isolate keys pages by (content/generations.ts)
+    const seen = generationsBookmark() ?? undefined
+    const bookmark = own && seen ? (own > seen ? own : seen) : (own ?? seen)
     // opened at the first query: most pages (and every cached one) never ask D1 anything
     let session: D1DatabaseSession | undefined
     const open = () =>
@@ -66,7 +70,7 @@ export function d1Session(): MiddlewareHandler<AppEnv> {
     await next()
     const latest = session?.getBookmark()
     // bookmarks sort oldest to newest as strings
-    if (wrote && latest && (!bookmark || latest > bookmark))
+    if (wrote && latest && (!own || latest > own))
       setCookie(c, BOOKMARK_COOKIE, latest, httpOnlyCookie(c, '/', TEN_MINUTES))
   }
 }

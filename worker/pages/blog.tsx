@@ -1,14 +1,8 @@
 import { Icon } from '../../client/components/icon'
 import { Artwork, CtaBand, PageHero } from '../components/page-parts'
 import { formatDay } from '../i18n/format'
-import {
-  article,
-  categories,
-  POSTS,
-  readingMinutes,
-  relatedPosts,
-  type PostMeta,
-} from '../data/blog'
+import { LANGUAGE_NAMES, dirOf } from '../../client/lib/languages'
+import { categoriesOf, readingMinutes, type Article } from '../content/live'
 import { usePage } from '../render/context'
 
 function useDates() {
@@ -16,44 +10,68 @@ function useDates() {
   return (iso: string) => formatDay(lang, iso)
 }
 
-function PostMetaLine({ post, withCategory = true }: { post: PostMeta; withCategory?: boolean }) {
-  const { t, lang } = usePage()
+/** The article's picture: its cover from the desk, or its illustration from before the desk. */
+function ArticleImage({ a, eager = false }: { a: Article; eager?: boolean }) {
+  const { t } = usePage()
+  const { cover, artwork } = a.shared
+  if (cover)
+    return (
+      <img
+        src={`/media/${cover.name}`}
+        width={cover.width}
+        height={cover.height}
+        alt={a.texts.cover_alt ?? ''}
+        loading={eager ? undefined : 'lazy'}
+        decoding="async"
+        className={`block h-auto w-full rounded-2xl object-cover ${eager ? 'mb-8' : 'mb-5'}`}
+      />
+    )
+  if (!artwork) return null
+  return (
+    <Artwork
+      name={artwork}
+      alt={t('blog.image_alt', { title: a.texts.title })}
+      eager={eager}
+      className={eager ? 'mb-8' : 'mb-5'}
+    />
+  )
+}
+
+const day = (iso: string) => iso.slice(0, 10)
+
+function PostMetaLine({ a, withCategory = true }: { a: Article; withCategory?: boolean }) {
+  const { t } = usePage()
   const date = useDates()
-  const a = article(post.slug, lang)
+  const published = day(a.published)
   return (
     <p className="m-0 flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-ink-600">
       {withCategory && (
         <a
-          href={`/blog?category=${post.category}`}
+          href={`/blog?category=${a.shared.category}`}
           className="rounded-full bg-brand-50 px-3 py-1 text-xs font-semibold text-brand-700 no-underline hover:underline"
         >
-          {a.category}
+          {a.texts.category_label}
         </a>
       )}
-      <time dateTime={post.published}>{date(post.published)}</time>
-      <span>{t('blog.reading_time', { n: readingMinutes(a) })}</span>
+      <time dateTime={published}>{date(published)}</time>
+      <span>{t('blog.reading_time', { n: readingMinutes(a.texts.words) })}</span>
     </p>
   )
 }
 
-function PostCard({ post }: { post: PostMeta }) {
-  const { t, lang } = usePage()
-  const a = article(post.slug, lang)
+function PostCard({ a }: { a: Article }) {
+  const { t } = usePage()
   return (
     <li>
       <article className="card flex h-full flex-col">
-        <Artwork
-          name={`article-${post.slug}`}
-          alt={t('blog.image_alt', { title: a.title })}
-          className="mb-5"
-        />
-        <PostMetaLine post={post} />
+        <ArticleImage a={a} />
+        <PostMetaLine a={a} />
         <h2 className="m-0 mt-4 text-xl font-bold">
-          <a href={`/blog/${post.slug}`} className="text-ink-900 no-underline hover:underline">
-            {a.title}
+          <a href={`/blog/${a.slug}`} className="text-ink-900 no-underline hover:underline">
+            {a.texts.title}
           </a>
         </h2>
-        <p className="m-0 mt-2 flex-1 text-ink-600">{a.summary}</p>
+        <p className="m-0 mt-2 flex-1 text-ink-600">{a.texts.excerpt}</p>
         <p
           className="m-0 mt-4 inline-flex items-center gap-1 font-semibold text-brand-700"
           aria-hidden="true"
@@ -66,10 +84,13 @@ function PostCard({ post }: { post: PostMeta }) {
   )
 }
 
-/** The blog, newest first; categories are plain links, so the filter works without JavaScript. */
-export function BlogListPage({ category }: { category?: string }) {
-  const { t, lang } = usePage()
-  const posts = category ? POSTS.filter((p) => p.category === category) : POSTS
+/**
+ * The blog, newest first, with the articles that exist in the page's language; categories are
+ * plain links, so the filter works without JavaScript.
+ */
+export function BlogListPage({ articles, category }: { articles: Article[]; category?: string }) {
+  const { t } = usePage()
+  const posts = category ? articles.filter((a) => a.shared.category === category) : articles
   const chip = 'rounded-full border px-4 py-2 text-sm font-semibold no-underline'
   return (
     <>
@@ -91,22 +112,22 @@ export function BlogListPage({ category }: { category?: string }) {
                   {t('blog.all_categories')}
                 </a>
               </li>
-              {categories().map(({ key, post }) => (
+              {categoriesOf(articles).map(({ key, label }) => (
                 <li key={key}>
                   <a
                     href={`/blog?category=${key}`}
                     aria-current={category === key ? 'page' : undefined}
                     className={`${chip} border-slate-300 text-ink-700 aria-[current=page]:border-brand-600 aria-[current=page]:bg-brand-600 aria-[current=page]:text-white`}
                   >
-                    {article(post.slug, lang).category}
+                    {label}
                   </a>
                 </li>
               ))}
             </ul>
           </nav>
           <ul className="m-0 mt-8 grid list-none gap-6 p-0 md:grid-cols-2 lg:grid-cols-3">
-            {posts.map((post) => (
-              <PostCard key={post.slug} post={post} />
+            {posts.map((a) => (
+              <PostCard key={a.slug} a={a} />
             ))}
           </ul>
         </div>
@@ -115,40 +136,46 @@ export function BlogListPage({ category }: { category?: string }) {
   )
 }
 
-export function BlogPostPage({ post }: { post: PostMeta }) {
+/**
+ * One article. Where it has no text in the page's language it is shown in English, marked as
+ * such (lang and dir on what is English) and said so at the top, never passed off as a translation.
+ */
+export function BlogPostPage({ a, related }: { a: Article; related: Article[] }) {
   const { t, lang } = usePage()
   const date = useDates()
-  const a = article(post.slug, lang)
+  const other = a.lang !== lang ? { lang: a.lang, dir: dirOf(a.lang) } : {}
+  const updated = a.shared.updated
   return (
     <>
       <PageHero
-        title={a.title}
-        subtitle={a.summary}
-        crumbs={[{ label: t('nav.blog'), href: '/blog' }, { label: a.title }]}
+        title={a.texts.title}
+        textLang={a.lang !== lang ? a.lang : undefined}
+        subtitle={a.texts.excerpt}
+        crumbs={[{ label: t('nav.blog'), href: '/blog' }, { label: a.texts.title }]}
       >
         <div className="mt-6 space-y-2">
-          <PostMetaLine post={post} />
+          {a.lang !== lang && (
+            <p className="m-0 rounded-xl bg-amber-50 px-4 py-3 text-sm text-ink-800">
+              {t('blog.only_in', { language: LANGUAGE_NAMES[a.lang] })}
+            </p>
+          )}
+          <PostMetaLine a={a} />
           <p className="m-0 text-sm text-ink-600">
-            {t('blog.by', { author: a.author })}
-            {post.updated !== post.published && (
+            {t('blog.by', { author: a.texts.author })}
+            {updated && updated !== day(a.published) && (
               <>
                 {' · '}
-                {t('blog.updated')} <time dateTime={post.updated}>{date(post.updated)}</time>
+                {t('blog.updated')} <time dateTime={updated}>{date(updated)}</time>
               </>
             )}
           </p>
         </div>
       </PageHero>
       <div className="container grid gap-10 pb-12 lg:grid-cols-[1fr_16rem]">
-        <div className="max-w-3xl">
-          <Artwork
-            name={`article-${post.slug}`}
-            alt={t('blog.image_alt', { title: a.title })}
-            eager
-            className="mb-8"
-          />
-          {/* Our own Markdown from the repository, rendered at build time (scripts/blog-content.ts). */}
-          <article className="prose" dangerouslySetInnerHTML={{ __html: a.html }} />
+        <div className="max-w-3xl" {...other}>
+          <ArticleImage a={a} eager />
+          {/* Made from the desk's Markdown and sanitised when it was saved (content/markdown.ts). */}
+          <article className="prose" dangerouslySetInnerHTML={{ __html: a.texts.html }} />
         </div>
         <aside className="hidden lg:block">
           <nav
@@ -161,8 +188,8 @@ export function BlogPostPage({ post }: { post: PostMeta }) {
             >
               {t('blog.contents')}
             </h2>
-            <ol className="m-0 mt-3 list-none space-y-2 p-0 text-sm">
-              {a.headings.map((h) => (
+            <ol className="m-0 mt-3 list-none space-y-2 p-0 text-sm" {...other}>
+              {a.texts.headings.map((h) => (
                 <li key={h.id}>
                   <a
                     href={`#${h.id}`}
@@ -190,8 +217,8 @@ export function BlogPostPage({ post }: { post: PostMeta }) {
             {t('blog.related')}
           </h2>
           <ul className="m-0 mt-8 grid list-none gap-6 p-0 md:grid-cols-3">
-            {relatedPosts(post).map((p) => (
-              <PostCard key={p.slug} post={p} />
+            {related.map((r) => (
+              <PostCard key={r.slug} a={r} />
             ))}
           </ul>
         </div>

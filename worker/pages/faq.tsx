@@ -1,10 +1,10 @@
 import { CtaBand, Faqs, PageHero } from '../components/page-parts'
+import { FAQ_GROUPS } from '../content/kinds'
+import type { Question } from '../content/live'
 import { usePage } from '../render/context'
 
-type Group = { title: string; items: { q: string; a: string }[] }
-
 /** FAQ accordion: <details>, so it opens and closes without JavaScript. */
-export function FaqPage() {
+export function FaqPage({ questions }: { questions: Question[] }) {
   const { t } = usePage()
   return (
     <>
@@ -15,12 +15,17 @@ export function FaqPage() {
       />
       <section className="py-14">
         <div className="container max-w-3xl space-y-10">
-          {t.data<Group[]>('faq.groups').map((group) => (
-            <section key={group.title} aria-label={group.title}>
-              <h2 className="m-0 mb-4 text-2xl font-bold">{group.title}</h2>
-              <Faqs items={group.items} />
-            </section>
-          ))}
+          {FAQ_GROUPS.filter((g) => g !== 'pricing').map((group) => {
+            const items = questions.filter((q) => q.shared.group === group)
+            if (!items.length) return null
+            const title = t(`faq.group_titles.${group}`)
+            return (
+              <section key={group} aria-label={title}>
+                <h2 className="m-0 mb-4 text-2xl font-bold">{title}</h2>
+                <Faqs items={items.map((q) => q.texts)} />
+              </section>
+            )
+          })}
           <aside
             aria-labelledby="faq-more-title"
             className="card flex flex-col items-start gap-4 bg-brand-50 sm:flex-row sm:items-center sm:justify-between"

@@ -59,7 +59,7 @@ const PROCESS = [
   { key: 'scale', icon: 'chart' },
 ] as const
 
-export function HomePage() {
+export function HomePage({ testimonials }: { testimonials: Testimonial[] }) {
   const { t } = usePage()
   return (
     <>
@@ -101,7 +101,7 @@ export function HomePage() {
         title={t('home.testimonials_title')}
         className="bg-slate-50"
       >
-        <Testimonials />
+        <Testimonials items={testimonials} />
       </Section>
       <Section
         id="guides"
@@ -260,9 +260,8 @@ function Stats() {
   )
 }
 
-function Testimonials() {
+function Testimonials({ items }: { items: Testimonial[] }) {
   const { t, lang } = usePage()
-  const items = t.data<Testimonial[]>('home.testimonials')
   return (
     <TestimonialCarousel
       label={t('home.testimonials_label')}

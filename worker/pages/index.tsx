@@ -1,6 +1,18 @@
 import { Hono, type Context, type Handler } from 'hono'
 import { consentOf } from '../render/consent'
-import { article, categories, POSTS } from '../data/blog'
+import {
+  article,
+  articles,
+  caseStudies,
+  categoriesOf,
+  plans,
+  questions,
+  relatedTo,
+  testimonials,
+  type CaseStudy,
+  type Plan,
+  type Question,
+} from '../content/live'
 import { findService, SERVICE_ALIASES } from '../data/services'
 import type { AppEnv } from '../env'
 import { blogPosting, breadcrumbs, faqPage, service, website, type PageImage } from '../seo'
@@ -41,20 +53,31 @@ function titled(c: Context<AppEnv>, title: string) {
   return full.length <= TITLE_MAX ? full : title
 }
 
-/** A page with a fixed title and description in the route table, with its breadcrumb. */
-function simplePage(
+/**
+ * A page with a fixed title and description in the route table, with its breadcrumb. `load`
+ * reads what it shows (the desk's content) before the render; `faqs` are its FAQPage's.
+ */
+function simplePage<Data = undefined>(
   path: PagePath,
-  Page: () => React.JSX.Element,
-  extra: { image?: PageImage; faqs?: (c: Context<AppEnv>) => Faq[] } = {},
+  Page: (props: { data: NoInfer<Data> }) => React.JSX.Element,
+  extra: {
+    image?: PageImage
+    load?: (c: Context<AppEnv>) => Promise<Data>
+    faqs?: (data: NoInfer<Data>) => Faq[]
+  } = {},
 ): Handler<AppEnv> {
   const route = routeOf(path)
-  return (c) => {
+  return async (c) => {
     const name = c.var.t(route.titleKey!)
-    return c.render(<Page />, {
+    const data = (extra.load ? await extra.load(c) : undefined) as Data
+    return c.render(<Page data={data} />, {
       title: titled(c, name),
       description: c.var.t(route.descriptionKey!),
       image: extra.image,
-      jsonLd: [breadcrumbs(c, [{ name, path }]), ...(extra.faqs ? [faqPage(extra.faqs(c))] : [])],
+      jsonLd: [
+        breadcrumbs(c, [{ name, path }]),
+        ...(extra.faqs ? [faqPage(extra.faqs(data))] : []),
+      ],
     })
   }
 }
@@ -75,21 +98,43 @@ function legalPage(path: PagePath, key: LegalKey): Handler<AppEnv> {
 
 /** Each route of the table with its handler; a route without one does not compile. */
 const handlers: Record<PagePath, Handler<AppEnv>> = {
-  '/': (c) =>
-    c.render(<HomePage />, {
-      title: c.var.t('meta.home_title'),
-      description: c.var.t('meta.home_description'),
-      image: 'home',
-      jsonLd: [website(c)],
-    }),
+  '/': async (c) =>
+    c.render(
+      <HomePage testimonials={(await testimonials(c.env.DB, c.var.lang)).map((i) => i.texts)} />,
+      {
+        title: c.var.t('meta.home_title'),
+        description: c.var.t('meta.home_description'),
+        image: 'home',
+        jsonLd: [website(c)],
+      },
+    ),
   '/about': simplePage('/about', AboutPage),
   '/services': simplePage('/services', ServicesPage, { image: 'services' }),
-  '/portfolio': simplePage('/portfolio', PortfolioPage),
-  '/pricing': simplePage('/pricing', PricingPage, {
-    faqs: (c) => c.var.t.data<Faq[]>('pricing.faqs'),
-  }),
-  '/faq': simplePage('/faq', FaqPage, {
-    faqs: (c) => c.var.t.data<{ items: Faq[] }[]>('faq.groups').flatMap((g) => g.items),
+  '/portfolio': simplePage<CaseStudy[]>(
+    '/portfolio',
+    ({ data }) => <PortfolioPage cases={data} />,
+    {
+      load: (c) => caseStudies(c.env.DB, c.var.lang),
+    },
+  ),
+  '/pricing': simplePage<{ plans: Plan[]; faqs: Question[] }>(
+    '/pricing',
+    ({ data }) => <PricingPage plans={data.plans} faqs={data.faqs} />,
+    {
+      load: async (c) => {
+        const [all, faqs] = await Promise.all([
+          plans(c.env.DB, c.var.lang),
+          questions(c.env.DB, c.var.lang),
+        ])
+        return { plans: all, faqs: faqs.filter((q) => q.shared.group === 'pricing') }
+      },
+      faqs: (data) => data.faqs.map((q) => q.texts),
+    },
+  ),
+  '/faq': simplePage<Question[]>('/faq', ({ data }) => <FaqPage questions={data} />, {
+    load: async (c) =>
+      (await questions(c.env.DB, c.var.lang)).filter((q) => q.shared.group !== 'pricing'),
+    faqs: (data) => data.map((q) => q.texts),
   }),
   '/contact': simplePage('/contact', ContactPage),
   '/privacy-policy': legalPage('/privacy-policy', 'privacy'),
@@ -187,11 +232,12 @@ const handlers: Record<PagePath, Handler<AppEnv>> = {
     })
   },
 
-  '/blog': (c) => {
+  '/blog': async (c) => {
     const { t, lang } = c.var
-    const category = categories().find((cat) => cat.key === c.req.query('category'))
-    const label = category && article(category.post.slug, lang).category
-    return c.render(<BlogListPage category={category?.key} />, {
+    const list = await articles(c.env.DB, lang)
+    const category = categoriesOf(list).find((cat) => cat.key === c.req.query('category'))
+    const label = category?.label
+    return c.render(<BlogListPage articles={list} category={category?.key} />, {
       title: titled(c, label ? `${label} · ${t('blog.title')}` : t('blog.title')),
       description: t('blog.meta_description'),
       image: 'blog',
@@ -201,28 +247,36 @@ const handlers: Record<PagePath, Handler<AppEnv>> = {
     })
   },
 
-  '/blog/:slug': (c) => {
-    const post = POSTS.find((p) => p.slug === c.req.param('slug'))
-    if (!post) return c.notFound()
+  '/blog/:slug': async (c) => {
     const { t, lang } = c.var
-    const a = article(post.slug, lang)
-    const path = `/blog/${post.slug}`
-    return c.render(<BlogPostPage post={post} />, {
-      title: titled(c, a.title),
-      description: a.description,
-      image: `blog/${post.slug}`,
+    const slug = c.req.param('slug') ?? ''
+    const [a, list] = await Promise.all([article(c.env.DB, slug, lang), articles(c.env.DB, lang)])
+    if (!a) return c.notFound()
+    const path = `/blog/${a.slug}`
+    // the social cards drawn for the articles from before the desk; the blog's for the others
+    const image: PageImage = a.shared.artwork ? `blog/${a.slug}` : 'blog'
+    const published = a.published.slice(0, 10)
+    return c.render(<BlogPostPage a={a} related={relatedTo(a.slug, a.shared.category, list)} />, {
+      title: titled(c, a.texts.title),
+      description: a.texts.description,
+      image,
       ogType: 'article',
+      languages: a.langs,
+      // an article shown in English under another language's address is not that page
+      noindex: a.lang !== lang,
       jsonLd: [
         breadcrumbs(c, [
           { name: t('blog.title'), path: '/blog' },
-          { name: a.title, path },
+          { name: a.texts.title, path },
         ]),
         blogPosting(c, {
-          ...a,
+          ...a.texts,
+          inLanguage: a.lang,
+          category: a.texts.category_label,
           path,
-          image: `blog/${post.slug}`,
-          published: post.published,
-          updated: post.updated,
+          image,
+          published,
+          updated: a.shared.updated ?? published,
         }),
       ],
     })
@@ -267,7 +321,7 @@ for (const route of PAGE_ROUTES) {
   // guards belong to the routes that need them, never to a shared prefix
   if ('signedIn' in route && route.signedIn) pages.get(route.path, signedInOnly, listed)
   else if ('cache' in route)
-    pages.get(route.path, edgeCache((route.cache as PageRoute['cache'])?.query), listed)
+    pages.get(route.path, edgeCache(route.cache as PageRoute['cache']), listed)
   else pages.get(route.path, listed)
 }
 

@@ -1,29 +1,35 @@
 import { Artwork, CtaBand, PageHero } from '../components/page-parts'
+import type { CaseStudy } from '../content/live'
 import { usePage } from '../render/context'
 
-/** The illustration of each case, in the order of `portfolio.cases` (scripts/artwork.mjs). */
-const CASE_ART = [
-  'case-amazon-skincare',
-  'case-shopify-home',
-  'case-etsy-jewelry',
-  'case-saas-pipeline',
-  'case-local-clinic',
-  'case-fashion-social',
-]
-
-type Case = {
-  title: string
-  client: string
-  platform: string
-  service: string
-  challenge: string
-  approach: string
-  results: { value: string; label: string }[]
-  quote: string
-  quote_author: string
+/** A case's picture: its cover from the desk, or its illustration from before the desk. */
+function CaseImage({ item, eager }: { item: CaseStudy; eager: boolean }) {
+  const { t } = usePage()
+  const { cover, artwork } = item.shared
+  if (cover)
+    return (
+      <img
+        src={`/media/${cover.name}`}
+        width={cover.width}
+        height={cover.height}
+        alt={item.texts.cover_alt ?? ''}
+        loading={eager ? undefined : 'lazy'}
+        decoding="async"
+        className="mb-5 block h-auto w-full rounded-2xl object-cover"
+      />
+    )
+  if (!artwork) return null
+  return (
+    <Artwork
+      name={artwork}
+      alt={t('portfolio.image_alt', { title: item.texts.title })}
+      eager={eager}
+      className="mb-5"
+    />
+  )
 }
 
-export function PortfolioPage() {
+export function PortfolioPage({ cases }: { cases: CaseStudy[] }) {
   const { t } = usePage()
   return (
     <>
@@ -35,54 +41,54 @@ export function PortfolioPage() {
       <section className="py-14">
         <div className="container">
           <ul className="m-0 grid list-none gap-8 p-0 lg:grid-cols-2">
-            {t.data<Case[]>('portfolio.cases').map((c, i) => (
-              <li key={c.title}>
-                <article className="card flex h-full flex-col">
-                  {/* the first row is in the first screen on a desktop */}
-                  <Artwork
-                    name={CASE_ART[i]}
-                    alt={t('portfolio.image_alt', { title: c.title })}
-                    eager={i < 2}
-                    className="mb-5"
-                  />
-                  <p className="m-0 flex flex-wrap gap-2 text-xs font-semibold">
-                    <span className="rounded-full bg-brand-50 px-3 py-1 text-brand-700">
-                      {c.platform}
-                    </span>
-                    <span className="rounded-full bg-slate-100 px-3 py-1 text-ink-700">
-                      {c.service}
-                    </span>
-                  </p>
-                  <h2 className="m-0 mt-4 text-2xl font-bold">{c.title}</h2>
-                  <p className="m-0 mt-1 text-ink-600">{c.client}</p>
-                  <dl className="m-0 mt-5 grid grid-cols-3 gap-3">
-                    {c.results.map((r) => (
-                      <div
-                        key={r.label}
-                        className="flex flex-col-reverse rounded-xl bg-brand-50 p-3 text-center"
-                      >
-                        <dt className="mt-1 text-xs text-ink-700">{r.label}</dt>
-                        <dd className="m-0 text-xl font-extrabold text-brand-700" dir="ltr">
-                          {r.value}
-                        </dd>
-                      </div>
-                    ))}
-                  </dl>
-                  <h3 className="m-0 mt-5 text-sm font-semibold uppercase tracking-wider text-ink-600">
-                    {t('portfolio.challenge_label')}
-                  </h3>
-                  <p className="m-0 mt-1 text-ink-700">{c.challenge}</p>
-                  <h3 className="m-0 mt-4 text-sm font-semibold uppercase tracking-wider text-ink-600">
-                    {t('portfolio.approach_label')}
-                  </h3>
-                  <p className="m-0 mt-1 text-ink-700">{c.approach}</p>
-                  <figure className="m-0 mt-5 border-s-4 border-accent-400 ps-4">
-                    <blockquote className="m-0 italic text-ink-700">“{c.quote}”</blockquote>
-                    <figcaption className="mt-1 text-sm text-ink-600">{c.quote_author}</figcaption>
-                  </figure>
-                </article>
-              </li>
-            ))}
+            {cases.map((item, i) => {
+              const c = item.texts
+              return (
+                <li key={item.slug}>
+                  <article className="card flex h-full flex-col">
+                    {/* the first row is in the first screen on a desktop */}
+                    <CaseImage item={item} eager={i < 2} />
+                    <p className="m-0 flex flex-wrap gap-2 text-xs font-semibold">
+                      <span className="rounded-full bg-brand-50 px-3 py-1 text-brand-700">
+                        {c.platform}
+                      </span>
+                      <span className="rounded-full bg-slate-100 px-3 py-1 text-ink-700">
+                        {c.service}
+                      </span>
+                    </p>
+                    <h2 className="m-0 mt-4 text-2xl font-bold">{c.title}</h2>
+                    <p className="m-0 mt-1 text-ink-600">{c.client}</p>
+                    <dl className="m-0 mt-5 grid grid-cols-3 gap-3">
+                      {c.results.map((r) => (
+                        <div
+                          key={r.label}
+                          className="flex flex-col-reverse rounded-xl bg-brand-50 p-3 text-center"
+                        >
+                          <dt className="mt-1 text-xs text-ink-700">{r.label}</dt>
+                          <dd className="m-0 text-xl font-extrabold text-brand-700" dir="ltr">
+                            {r.value}
+                          </dd>
+                        </div>
+                      ))}
+                    </dl>
+                    <h3 className="m-0 mt-5 text-sm font-semibold uppercase tracking-wider text-ink-600">
+                      {t('portfolio.challenge_label')}
+                    </h3>
+                    <p className="m-0 mt-1 text-ink-700">{c.challenge}</p>
+                    <h3 className="m-0 mt-4 text-sm font-semibold uppercase tracking-wider text-ink-600">
+                      {t('portfolio.approach_label')}
+                    </h3>
+                    <p className="m-0 mt-1 text-ink-700">{c.approach}</p>
+                    <figure className="m-0 mt-5 border-s-4 border-accent-400 ps-4">
+                      <blockquote className="m-0 italic text-ink-700">“{c.quote}”</blockquote>
+                      <figcaption className="mt-1 text-sm text-ink-600">
+                        {c.quote_author}
+                      </figcaption>
+                    </figure>
+                  </article>
+                </li>
+              )
+            })}
           </ul>
         </div>
       </section>

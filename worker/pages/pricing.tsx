@@ -1,9 +1,9 @@
 import { CheckList, Faqs, PageHero, Section } from '../components/page-parts'
-import { PRICING_TIERS } from '../data/pricing'
+import type { Plan, Question } from '../content/live'
 import { formatPrice } from '../i18n/format'
 import { usePage } from '../render/context'
 
-export function PricingPage() {
+export function PricingPage({ plans, faqs }: { plans: Plan[]; faqs: Question[] }) {
   const { t, lang } = usePage()
   return (
     <>
@@ -15,11 +15,12 @@ export function PricingPage() {
       <section className="py-14">
         <div className="container">
           <ul className="m-0 grid list-none gap-6 p-0 md:grid-cols-2 xl:grid-cols-4">
-            {PRICING_TIERS.map((tier) => {
-              const base = `pricing.tiers.${tier.key}` as const
+            {plans.map((plan) => {
+              const tier = plan.shared
+              const text = plan.texts
               return (
                 <li
-                  key={tier.key}
+                  key={plan.slug}
                   className={`card relative flex flex-col ${tier.popular ? 'border-2 border-brand-600 shadow-lg' : ''}`}
                 >
                   {tier.popular && (
@@ -27,12 +28,12 @@ export function PricingPage() {
                       {t('pricing.popular')}
                     </p>
                   )}
-                  <h2 className="m-0 text-xl font-bold">{t(`${base}.name`)}</h2>
-                  <p className="m-0 mt-1 min-h-12 text-sm text-ink-600">{t(`${base}.for`)}</p>
+                  <h2 className="m-0 text-xl font-bold">{text.name}</h2>
+                  <p className="m-0 mt-1 min-h-12 text-sm text-ink-600">{text.for}</p>
                   <p className="m-0 mt-4">
                     {tier.price === null ? (
                       <span className="text-3xl font-extrabold">
-                        {t(`pricing.tiers.${tier.key}.price_label`)}
+                        {text.price_label || t('pricing.custom_price')}
                       </span>
                     ) : (
                       <>
@@ -43,16 +44,13 @@ export function PricingPage() {
                       </>
                     )}
                   </p>
-                  <CheckList
-                    items={t.data<string[]>(`${base}.features`)}
-                    className="mt-6 flex-1 text-sm"
-                  />
+                  <CheckList items={text.features} className="mt-6 flex-1 text-sm" />
                   <a
                     href="/contact"
                     className={`mt-6 ${tier.popular ? 'btn-primary' : 'btn-ghost'}`}
                   >
                     {tier.price === null ? t('pricing.custom_cta') : t('pricing.cta')}
-                    <span className="sr-only">: {t(`${base}.name`)}</span>
+                    <span className="sr-only">: {text.name}</span>
                   </a>
                 </li>
               )
@@ -63,7 +61,7 @@ export function PricingPage() {
       </section>
       <Section id="pricing-faq" title={t('pricing.faq_title')} className="bg-slate-50">
         <div className="max-w-3xl">
-          <Faqs items={t.data<{ q: string; a: string }[]>('pricing.faqs')} />
+          <Faqs items={faqs.map((f) => f.texts)} />
         </div>
       </Section>
     </>

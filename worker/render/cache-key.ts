@@ -82,9 +82,13 @@ export function readRequest(request: Request) {
     cookies[LANG_STORAGE_KEY],
     request.headers.get('Accept-Language') ?? undefined,
   )
-  /** The key of this request for a page keyed by the parameters `query` (routes.ts). */
-  const key = (deploy: string, query: readonly string[]) => {
+  /**
+   * The key of this request for a page keyed by the parameters `query` (routes.ts), and by the
+   * generations of the content it shows (`content`, content/generations.ts).
+   */
+  const key = (deploy: string, query: readonly string[], content = '') => {
     let key = `${page}?lang=${lang}&via=${via}&consent=${consentIn(cookies[CONSENT_COOKIE])}&build=${deploy}`
+    if (content) key += `&content=${content}`
     for (const name of query) {
       const value = param(name)
       if (value !== undefined) key += `&q.${name}=${encodeURIComponent(value)}`

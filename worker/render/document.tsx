@@ -2,7 +2,7 @@ import { reactRenderer } from '@hono/react-renderer'
 import type { Context, MiddlewareHandler } from 'hono'
 import { deleteCookie, getCookie } from 'hono/cookie'
 import clientAssets from 'virtual:client-assets'
-import { dirOf, LANGS } from '../../client/lib/languages'
+import { dirOf, LANGS, type Lang } from '../../client/lib/languages'
 import { consentOf, type Consent } from './consent'
 import { RENDER_HEADER } from './cache-key'
 import { FLASH_COOKIE } from './flash'
@@ -37,6 +37,8 @@ declare module '@hono/react-renderer' {
     /** schema.org nodes describing the page (the organization is always added). */
     jsonLd?: Record<string, unknown>[]
     noindex?: boolean
+    /** The languages the page exists in (an article's translations); default all six. */
+    languages?: readonly Lang[]
   }
 }
 
@@ -68,6 +70,7 @@ export function renderer(): MiddlewareHandler<AppEnv> {
         ogType,
         jsonLd,
         noindex,
+        languages,
       }) => (
         // a page the edge cache keeps is every anonymous visitor's: its islands can be pasted
         <IslandHtmlContext.Provider value={c.get('pageOutput') ? islandHtml(waitUntilOf(c)) : null}>
@@ -81,6 +84,7 @@ export function renderer(): MiddlewareHandler<AppEnv> {
             ogType={ogType ?? 'website'}
             jsonLd={jsonLdScript([organization(c), ...(jsonLd ?? [])])}
             noindex={noindex || c.var.noindex}
+            languages={languages ?? LANGS}
             quiet={c.var.quiet}
             consent={consentOf(c)}
             flash={takeFlash(c)}
@@ -124,6 +128,7 @@ interface DocumentProps {
   ogType: 'website' | 'article'
   jsonLd: string
   noindex?: boolean
+  languages: readonly Lang[]
   /** No splash and no welcome popup: a page the visitor came to for one errand. */
   quiet?: boolean
   consent: Consent
@@ -143,6 +148,7 @@ function Document({
   ogType,
   jsonLd,
   noindex,
+  languages,
   quiet = false,
   consent,
   flash,
@@ -160,7 +166,7 @@ function Document({
         <title>{title}</title>
         <meta name="description" content={description} />
         <link rel="canonical" href={urlIn(lang)} />
-        {LANGS.map((l) => (
+        {languages.map((l) => (
           <link key={l} rel="alternate" hrefLang={l} href={urlIn(l)} />
         ))}
         <link rel="alternate" hrefLang="x-default" href={config.siteUrl + canonical} />

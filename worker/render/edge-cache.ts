@@ -9,6 +9,8 @@ import {
   RENDER_HEADER,
 } from './cache-key'
 import { forget, recalled, remember, willAnswer } from './edge-memory'
+import { currentGenerations, generationKey } from '../content/generations'
+import type { ContentTag } from '../content/kinds'
 import { copyOf, nonceOutput, withNonceJoined, type Copy } from './nonce-slots'
 
 /**
@@ -37,12 +39,12 @@ const CACHE_TAG = 'site-pages'
 const STORED_AT = 'x-stored-at'
 
 /** The copy for the Cache API: the page's body and type only (no cookies, no per-response headers). */
-const storable = (copy: Copy) =>
+const storable = (copy: Copy, shows: readonly ContentTag[]) =>
   new Response(copy.page, {
     headers: {
       'Content-Type': copy.type,
       'Cache-Control': `public, max-age=${KEEP_SECONDS}`,
-      'Cache-Tag': CACHE_TAG,
+      'Cache-Tag': [CACHE_TAG, ...shows.map((kind) => `content-${kind}`)].join(','),
       [STORED_AT]: String(copy.storedAt),
     },
   })
@@ -86,9 +88,13 @@ function refresh(c: Context<AppEnv>, key: string) {
 
 /**
  * A page route's cache: `query` names the query parameters that change its HTML (other
- * parameters, e.g. campaign tags, share the page's copy). Sets `x-render`.
+ * parameters, e.g. campaign tags, share the page's copy), `shows` the kinds of content it
+ * shows (their generations key it). Sets `x-render`.
  */
-export function edgeCache(query: readonly string[] = []): MiddlewareHandler<AppEnv> {
+export function edgeCache({
+  query = [],
+  shows = [],
+}: { query?: readonly string[]; shows?: readonly ContentTag[] } = {}): MiddlewareHandler<AppEnv> {
   return async function edgeCache(c, next) {
     // (no Cache API where the worker runs outside workerd, as in the bench's Node renders)
     const cache = (globalThis as { caches?: CacheStorage }).caches?.default
@@ -98,8 +104,9 @@ export function edgeCache(query: readonly string[] = []): MiddlewareHandler<AppE
     // someone's own state (signed in, a notice to show): a render of their own
     if (c.var.user || personal) return next()
     const nonce = c.get('secureHeadersNonce') ?? ''
-    const key = keyFor(await deployId(c.var.config, c.env.CF_VERSION_METADATA?.id), query)
-    willAnswer(c.req.raw, { key, page, query, nonce })
+    const content = shows.length ? generationKey(await currentGenerations(c.env.DB), shows) : ''
+    const key = keyFor(await deployId(c.var.config, c.env.CF_VERSION_METADATA?.id), query, content)
+    willAnswer(c.req.raw, { key, page, query, shows, nonce })
     if (!isRefreshRequest(c.req.raw)) {
       let copy = recalled(key)
       if (!copy) {
@@ -136,7 +143,7 @@ export function edgeCache(query: readonly string[] = []): MiddlewareHandler<AppE
       remember(key, copy)
       c.executionCtx.waitUntil(
         cache
-          .put(key, storable(copy))
+          .put(key, storable(copy, shows))
           .catch((err: unknown) => console.error('cache put failed', err)),
       )
     }

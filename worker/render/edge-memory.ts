@@ -4,6 +4,8 @@ import { readConfig } from '../config'
 import type { Bindings } from '../env'
 import { isRefreshRequest, knownDeployId, readRequest, RENDER_HEADER } from './cache-key'
 import { withNonceJoined, type Copy } from './nonce-slots'
+import { freshGenerations, generationKey } from '../content/generations'
+import type { ContentTag } from '../content/kinds'
 
 /**
  * The isolate's own copies of its busiest pages, in front of the Cache API (render/edge-cache.ts).
@@ -67,13 +69,14 @@ const answers = new Map<string, Answer>()
  * most MAX_PAGES pages (one per page URL, origins apart), all forgotten at once beyond that.
  */
 const MAX_PAGES = 2000
-const queryNames = new Map<string, readonly string[]>()
+const queryNames = new Map<string, { query: readonly string[]; shows: readonly ContentTag[] }>()
 
 /** What the edge cache's middleware hands the app's outermost layer, per request. */
 interface Pending {
   key: string
   page: string
   query: readonly string[]
+  shows: readonly ContentTag[]
   nonce: string
 }
 const pending = new WeakMap<Request, Pending>()
@@ -100,7 +103,7 @@ export function keepAnswer(request: Request, res: Response) {
   // the fast answer leaves escaped paths to the app (every spelling of a page would be an entry)
   if (p.page.includes('%')) return
   if (queryNames.size >= MAX_PAGES) queryNames.clear()
-  queryNames.set(p.page, p.query)
+  queryNames.set(p.page, { query: p.query, shows: p.shows })
 }
 
 /**
@@ -117,14 +120,17 @@ export function answerFromMemory(
   if (request.method !== 'GET' || request.body || memory.size === 0 || isRefreshRequest(request))
     return undefined
   const { page, param, personal, lang, key: keyFor } = readRequest(request)
-  const query = queryNames.get(page)
+  const known = queryNames.get(page)
   const path = page.slice(page.indexOf('/', page.indexOf('//') + 2))
   // (an escaped path is counted as the app decodes it: the app answers it)
-  if (!query || path.includes('%') || param('lang') !== undefined) return undefined
+  if (!known || path.includes('%') || param('lang') !== undefined) return undefined
   if (personal) return undefined
   const deploy = knownDeployId(readConfig(env, request.url))
   if (!deploy) return undefined
-  const key = keyFor(deploy, query)
+  // the content's generations as lately read (else the app reads them again)
+  const generations = known.shows.length ? freshGenerations() : {}
+  if (!generations) return undefined
+  const key = keyFor(deploy, known.query, generationKey(generations, known.shows))
   const answer = answers.get(key)
   const copy = answer && recalled(key)
   if (!answer || !copy) return undefined

@@ -1,0 +1,196 @@
+import * as v from 'valibot'
+
+/**
+ * What the desk edits (README: "Content"): five kinds, each with the fields no language
+ * changes (`shared`) and the fields each language has (`texts`). The desk's forms, their
+ * validation and the public pages' types are all read from these lists.
+ */
+export const CONTENT_KINDS = ['article', 'case', 'testimonial', 'plan', 'faq'] as const
+export type ContentKind = (typeof CONTENT_KINDS)[number]
+export const isContentKind = (s: string): s is ContentKind =>
+  (CONTENT_KINDS as readonly string[]).includes(s)
+
+export const STATUSES = ['draft', 'scheduled', 'published', 'unpublished'] as const
+export type ContentStatus = (typeof STATUSES)[number]
+
+/** The FAQ page's groups, in order (their titles are interface strings: faq.group_titles); `pricing` is the pricing page's. */
+export const FAQ_GROUPS = [
+  'getting-started',
+  'services',
+  'billing',
+  'working-together',
+  'pricing',
+] as const
+
+export type FieldType =
+  | 'text'
+  | 'textarea'
+  | 'markdown'
+  | 'lines'
+  | 'results'
+  | 'price'
+  | 'checkbox'
+  | 'group'
+  | 'category'
+  | 'image'
+
+export interface FieldSpec {
+  name: string
+  type: FieldType
+  /** Characters at most (a number: its largest value). */
+  max: number
+  /** Characters at least, where it matters (a meta description's 50). */
+  min?: number
+  optional?: boolean
+}
+
+const f = (name: string, type: FieldType, max: number, more: Partial<FieldSpec> = {}) => ({
+  name,
+  type,
+  max,
+  ...more,
+})
+
+export const KIND_FIELDS: Record<ContentKind, { shared: FieldSpec[]; texts: FieldSpec[] }> = {
+  article: {
+    shared: [f('category', 'category', 40), f('cover', 'image', 80, { optional: true })],
+    texts: [
+      f('title', 'text', 120),
+      f('excerpt', 'textarea', 300),
+      f('description', 'textarea', 160, { min: 50 }),
+      f('category', 'text', 60),
+      f('author', 'text', 80),
+      f('cover_alt', 'text', 200, { optional: true }),
+      f('body', 'markdown', 100_000),
+    ],
+  },
+  case: {
+    shared: [f('cover', 'image', 80, { optional: true })],
+    texts: [
+      f('title', 'text', 120),
+      f('client', 'text', 120),
+      f('platform', 'text', 40),
+      f('service', 'text', 60),
+      f('challenge', 'textarea', 600),
+      f('approach', 'textarea', 600),
+      f('results', 'results', 60),
+      f('quote', 'textarea', 400),
+      f('quote_author', 'text', 120),
+      f('cover_alt', 'text', 200, { optional: true }),
+    ],
+  },
+  testimonial: {
+    shared: [],
+    texts: [
+      f('name', 'text', 80),
+      f('company', 'text', 80),
+      f('role', 'text', 80),
+      f('content', 'textarea', 600),
+    ],
+  },
+  plan: {
+    shared: [f('price', 'price', 1_000_000, { optional: true }), f('popular', 'checkbox', 1)],
+    texts: [
+      f('name', 'text', 60),
+      f('for', 'textarea', 200),
+      f('features', 'lines', 2000),
+      f('price_label', 'text', 40, { optional: true }),
+    ],
+  },
+  faq: {
+    shared: [f('group', 'group', 40)],
+    texts: [f('q', 'text', 200), f('a', 'textarea', 2000)],
+  },
+}
+
+/** Three results a case shows (value and label each). */
+export const RESULT_COUNT = 3
+
+/** A slug: lower-case words joined by hyphens (an article's address, /blog/<slug>). */
+export const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
+
+const text = (spec: FieldSpec) => {
+  const base = v.pipe(v.string(), v.trim(), v.maxLength(spec.max))
+  return spec.optional
+    ? v.optional(base, '')
+    : v.pipe(base, v.minLength(spec.min ?? 1), v.maxLength(spec.max))
+}
+
+/** The valibot schema of one field as the form posts it (strings), to what is stored. */
+function fieldSchema(spec: FieldSpec): v.GenericSchema<unknown, unknown> {
+  switch (spec.type) {
+    case 'checkbox':
+      return v.pipe(
+        v.optional(v.string(), ''),
+        v.transform((s) => s === '1'),
+      )
+    case 'price':
+      return v.pipe(
+        v.optional(v.pipe(v.string(), v.trim()), ''),
+        v.check((s) => s === '' || (/^\d{1,7}$/.test(s) && Number(s) <= spec.max)),
+        v.transform((s) => (s === '' ? null : Number(s))),
+      )
+    case 'group':
+      return v.picklist(FAQ_GROUPS)
+    case 'category':
+      return v.pipe(v.string(), v.trim(), v.maxLength(spec.max), v.regex(SLUG))
+    case 'image':
+      return v.optional(
+        v.pipe(v.string(), v.trim(), v.regex(/^([0-9a-f]{32}\.(jpg|png|webp))?$/)),
+        '',
+      )
+    case 'lines':
+      return v.pipe(
+        text(spec),
+        v.transform((s) =>
+          s
+            .split('\n')
+            .map((line) => line.trim())
+            .filter(Boolean),
+        ),
+        v.minLength(1),
+      )
+    default:
+      return text(spec)
+  }
+}
+
+/** The form's field names of a case's results: result_1_value, result_1_label, … */
+const resultName = (i: number, part: 'value' | 'label') => `result_${i + 1}_${part}`
+
+/** The posted form's fields of this kind's `which` part, checked; issues name the field. */
+export function readFields(
+  kind: ContentKind,
+  which: 'shared' | 'texts',
+  form: Record<string, string>,
+): { ok: true; fields: Record<string, unknown> } | { ok: false; issues: Record<string, string> } {
+  const fields: Record<string, unknown> = {}
+  const issues: Record<string, string> = {}
+  for (const spec of KIND_FIELDS[kind][which]) {
+    if (spec.type === 'results') {
+      const results = []
+      for (let i = 0; i < RESULT_COUNT; i++) {
+        const value = v.safeParse(text(spec), form[resultName(i, 'value')] ?? '')
+        const label = v.safeParse(text(spec), form[resultName(i, 'label')] ?? '')
+        if (!value.success) issues[resultName(i, 'value')] = value.issues[0].message
+        if (!label.success) issues[resultName(i, 'label')] = label.issues[0].message
+        if (value.success && label.success)
+          results.push({ value: value.output, label: label.output })
+      }
+      fields[spec.name] = results
+      continue
+    }
+    const parsed = v.safeParse(fieldSchema(spec), form[spec.name] ?? '')
+    if (parsed.success) fields[spec.name] = parsed.output
+    else issues[spec.name] = parsed.issues[0].message
+  }
+  return Object.keys(issues).length ? { ok: false, issues } : { ok: true, fields }
+}
+
+export { resultName }
+
+/**
+ * The pages' cache tags: a page that shows a kind is cached under its generation
+ * (content/generations.ts); routes.ts says which page shows which.
+ */
+export type ContentTag = ContentKind
