@@ -38,6 +38,8 @@ export default defineConfig(async () => {
       include: ['test/worker/**/*.test.{ts,tsx}'],
       globalSetup: ['./test/setup/mail-catcher.ts'],
       setupFiles: ['./test/setup/apply-migrations.ts'],
+      // sanitize-html is CommonJS requiring CommonJS (postcss, nanoid): bundled for workerd
+      deps: { optimizer: { ssr: { enabled: true, include: ['sanitize-html'] } } },
     },
   }
 })

@@ -104,7 +104,10 @@ feeds.get('/blog/rss.xml', async (c) => {
     <language>${lang}</language>
     <atom:link href="${xml(self)}" rel="self" type="application/rss+xml"/>
     <lastBuildDate>${new Date(
-      list.map((a) => a.updatedAt).sort().at(-1) ?? Date.now(),
+      list
+        .map((a) => a.updatedAt)
+        .sort()
+        .at(-1) ?? Date.now(),
     ).toUTCString()}</lastBuildDate>
 ${items.join('\n')}
   </channel>

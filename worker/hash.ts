@@ -1,6 +1,10 @@
-/** SHA-256 of a text, as hex: how one-time tokens, suppressed addresses and IPs are kept. */
-export async function sha256Hex(text: string) {
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text))
+/**
+ * SHA-256 of a text (or bytes), as hex: how one-time tokens, suppressed addresses and IPs are
+ * kept, and the desk's pictures named.
+ */
+export async function sha256Hex(text: string | Uint8Array) {
+  const bytes = typeof text === 'string' ? new TextEncoder().encode(text) : text
+  const digest = await crypto.subtle.digest('SHA-256', bytes)
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('')
 }
 

@@ -25,6 +25,7 @@ import { leads } from './api/leads'
 import { mailEvents } from './api/mail-events'
 import { privacy } from './api/privacy'
 import { desk } from './desk/routes'
+import { media } from './content/media'
 import { feeds } from './feeds'
 import { pages, renderNotFound } from './pages'
 import { renderer } from './render/document'
@@ -70,6 +71,7 @@ app.route('/api/consent', consent)
 app.route('/api/mail/events', mailEvents)
 app.route('/', privacy)
 app.route('/desk', desk)
+app.route('/media', media)
 app.route('/', feeds)
 app.route('/', pages)
 app.notFound(renderNotFound)

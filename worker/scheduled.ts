@@ -1,4 +1,6 @@
 import { purgeExpired } from './auth-service/db'
+import { currentGenerations } from './content/generations'
+import { publishDue } from './db/content'
 import { limitOf } from './auth-service/settings'
 import { purgePendingSubscriptions } from './db/personal-data'
 import type { Bindings } from './env'
@@ -16,12 +18,18 @@ export async function purgeRetained(env: Bindings) {
   return { pendingSubscriptions: pending.meta.changes, ...auth }
 }
 
-/** The cron triggers of wrangler.toml. */
+/** The cron triggers of wrangler.toml (every five minutes; daily at 07:00 UTC). */
 export async function onSchedule(controller: ScheduledController, env: Bindings) {
   if (controller.cron === '0 7 * * *') {
     console.log('retention', await purgeRetained(env))
     await sendDigest(env)
   } else {
+    // scheduled content whose time has come goes live, its pages rendered anew
+    const published = await publishDue(env.DB)
+    if (published.length) {
+      console.log('published', published)
+      await currentGenerations(env.DB, { afterChange: true })
+    }
     await sendReadyNewsletters(env)
     await requeueStale(env)
   }

@@ -7,6 +7,7 @@ declare namespace Cloudflare {
   }
   interface Env {
     DB: D1Database
+    MEDIA: R2Bucket
     SEND_EMAIL: SendEmail
     ANALYTICS: AnalyticsEngineDataset
     MAIL_QUEUE: Queue

@@ -1,7 +1,6 @@
 import { SELF } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
 import { LANGS } from '../../client/lib/languages'
-import en from '../../locales/en.json'
 import { planNames } from './content'
 
 const page = (path: string, lang: string) =>

@@ -1,6 +1,5 @@
 import { SELF } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
-import { ARTICLES } from '../routes'
 import { articleTexts } from './content'
 import en from '../../locales/en.json'
 

@@ -170,9 +170,11 @@ describe('sitemap, robots and RSS', () => {
       loc: string
       'xhtml:link': { '@_hreflang': string; '@_href': string }[]
     }[]
-    expect(urls).toHaveLength(indexablePaths().length * LANGS.length)
+    // the fixed pages and the nine published articles, each in its six languages
+    const pages = [...indexablePaths(), ...ARTICLES.map((slug) => `/blog/${slug}`)]
+    expect(urls).toHaveLength(pages.length * LANGS.length)
     const locs = new Set(urls.map((u) => u.loc))
-    for (const path of indexablePaths())
+    for (const path of pages)
       for (const lang of LANGS) expect(locs.has(langUrl(path, lang)), `${path} ${lang}`).toBe(true)
     for (const u of urls)
       expect(u['xhtml:link'].map((l) => l['@_hreflang']).sort()).toEqual(

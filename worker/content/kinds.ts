@@ -58,7 +58,7 @@ export const KIND_FIELDS: Record<ContentKind, { shared: FieldSpec[]; texts: Fiel
       f('title', 'text', 120),
       f('excerpt', 'textarea', 300),
       f('description', 'textarea', 160, { min: 50 }),
-      f('category', 'text', 60),
+      f('category_label', 'text', 60),
       f('author', 'text', 80),
       f('cover_alt', 'text', 200, { optional: true }),
       f('body', 'markdown', 100_000),
@@ -158,7 +158,10 @@ function fieldSchema(spec: FieldSpec): v.GenericSchema<unknown, unknown> {
 /** The form's field names of a case's results: result_1_value, result_1_label, … */
 const resultName = (i: number, part: 'value' | 'label') => `result_${i + 1}_${part}`
 
-/** The posted form's fields of this kind's `which` part, checked; issues name the field. */
+/**
+ * The posted form's fields of this kind's `which` part, checked; each issue is valibot's type
+ * of it (min_length, max_length, regex…), which the desk words in its language.
+ */
 export function readFields(
   kind: ContentKind,
   which: 'shared' | 'texts',
@@ -172,17 +175,18 @@ export function readFields(
       for (let i = 0; i < RESULT_COUNT; i++) {
         const value = v.safeParse(text(spec), form[resultName(i, 'value')] ?? '')
         const label = v.safeParse(text(spec), form[resultName(i, 'label')] ?? '')
-        if (!value.success) issues[resultName(i, 'value')] = value.issues[0].message
-        if (!label.success) issues[resultName(i, 'label')] = label.issues[0].message
+        if (!value.success) issues[resultName(i, 'value')] = 'required'
+        if (!label.success) issues[resultName(i, 'label')] = 'required'
         if (value.success && label.success)
           results.push({ value: value.output, label: label.output })
       }
       fields[spec.name] = results
       continue
     }
-    const parsed = v.safeParse(fieldSchema(spec), form[spec.name] ?? '')
+    const raw = form[spec.name] ?? ''
+    const parsed = v.safeParse(fieldSchema(spec), raw)
     if (parsed.success) fields[spec.name] = parsed.output
-    else issues[spec.name] = parsed.issues[0].message
+    else issues[spec.name] = !spec.optional && !raw.trim() ? 'required' : parsed.issues[0].type
   }
   return Object.keys(issues).length ? { ok: false, issues } : { ok: true, fields }
 }

@@ -7,6 +7,7 @@ import type { AppEnv } from '../env'
 import { limitBody, sameSiteOnly } from '../middleware/form-guard'
 import { DeskInboxPage, DeskLeadPage } from './pages/leads'
 import { deskBookings } from './bookings'
+import { deskContent } from './content'
 import { csvLine } from './csv'
 import { readCursor, readFilter, writeCursor } from './filter'
 import { staffOnly } from './guard'
@@ -23,6 +24,7 @@ desk.use('*', staffOnly())
 desk.route('/bookings', deskBookings)
 desk.route('/mail', deskMail)
 desk.route('/visits', deskVisits)
+desk.route('/content', deskContent)
 
 const PAGE_SIZE = 50
 /** Rows a CSV export holds at most (in pages of 500, each an index range per table). */

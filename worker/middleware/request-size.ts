@@ -4,9 +4,14 @@ import type { AppEnv } from '../env'
 
 /** No request of the site carries more (a form's own limit is lower: form-guard.ts). */
 export const MAX_REQUEST_BYTES = 1024 * 1024
+/** The desk's content forms carry a picture (at most 4 MB, content/media.ts) and an article. */
+export const DESK_CONTENT_BYTES = 5 * 1024 * 1024
+const limitOf = (path: string) =>
+  path.startsWith('/desk/content/') ? DESK_CONTENT_BYTES : MAX_REQUEST_BYTES
 
 /**
- * Every request's body, whatever its route and method, is at most MAX_REQUEST_BYTES: a larger one
+ * Every request's body, whatever its route and method, is at most MAX_REQUEST_BYTES (the desk's
+ * content forms DESK_CONTENT_BYTES): a larger one
  * is answered 413 in the visitor's language (the Worker reads the rest off the connection:
  * settle-body.ts). A body without a length (chunked) is read here, up to the limit, so a route
  * that would ignore it still refuses it.
@@ -15,12 +20,13 @@ export function requestSize(): MiddlewareHandler<AppEnv> {
   return async function requestSize(c, next) {
     const raw = c.req.raw
     if (!raw.body) return next()
+    const limit = limitOf(c.req.path)
     const length = raw.headers.get('Content-Length')
     if (length !== null) {
-      if (Number(length) > MAX_REQUEST_BYTES) throw new HTTPException(413)
+      if (Number(length) > limit) throw new HTTPException(413)
       return next()
     }
-    const body = await readAtMost(raw.body, MAX_REQUEST_BYTES)
+    const body = await readAtMost(raw.body, limit)
     if (!body) throw new HTTPException(413)
     c.req.raw = new Request(raw, { body })
     await next()

@@ -1,5 +1,6 @@
 import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
+import { generationsBookmark } from '../../../worker/content/generations'
 import app from '../../../worker/index'
 
 // One D1 session per request (worker/middleware/d1-session.ts). The worker gets a D1 binding
@@ -70,13 +71,16 @@ describe('D1 session per request', () => {
     expect(read.res.headers.getSetCookie()).toEqual([])
   })
 
-  it('opens an anonymous read first-unconstrained and sets no cookie', async () => {
+  it('opens an anonymous read anywhere (no older than the content generations) and sets no cookie', async () => {
     for (const path of ['/', '/api/bookings/slots', '/book']) {
       const { res, opened } = await call(path)
       expect(res.status).toBe(200)
-      // a session opens at the first query (the home page asks D1 at most the analytics mirror)
-      if (path === '/') expect(opened.filter((o) => o !== 'first-unconstrained')).toEqual([])
-      else expect(opened).toEqual(['first-unconstrained'])
+      // the isolate read the content generations (the home page shows testimonials): reads start
+      // no older than that read, so a page kept under a generation shows that generation's content
+      const seen = generationsBookmark()
+      expect(seen).toMatch(BOOKMARK)
+      expect(opened.filter((o) => o !== seen && o !== 'first-unconstrained')).toEqual([])
+      if (path !== '/') expect(opened).toEqual([seen])
       // an anonymous page stays cacheable: no cookie at all
       expect(res.headers.getSetCookie()).toEqual([])
     }
@@ -86,12 +90,12 @@ describe('D1 session per request', () => {
     ['not a bookmark', 'garbage'],
     ['an injected one', '00000000-0000000d-00000000-0000000000000000000000000000000%27'],
     ['too long', `00000000-0000000d-00000000-${'0'.repeat(33)}`],
-  ])('reads first-unconstrained past a cookie that is %s', async (_, value) => {
+  ])('reads past a cookie that is %s as if there were none', async (_, value) => {
     const { res, opened } = await call('/api/bookings/slots', {
       headers: { Cookie: `d1-bookmark=${value}` },
     })
     expect(res.status).toBe(200)
-    expect(opened).toEqual(['first-unconstrained'])
+    expect(opened).toEqual([generationsBookmark() ?? 'first-unconstrained'])
   })
 
   it('sets no cookie on a post that reads and writes nothing', async () => {

@@ -18,6 +18,7 @@ const DESK_SECTIONS = [
   { href: '/desk/bookings', key: 'desk.nav.bookings' },
   { href: '/desk/mail', key: 'desk.nav.mail' },
   { href: '/desk/visits', key: 'desk.nav.visits' },
+  { href: '/desk/content', key: 'desk.nav.content' },
 ] as const
 
 /** The outcome of a staff action, announced: done (green) or refused (amber). */

@@ -1,0 +1,101 @@
+import { useEffect, useRef, useState } from 'react'
+import { labelClass } from '../components/field'
+import { defineIsland } from '../island'
+
+export type MarkdownEditorProps = {
+  /** The form field's name and id. */
+  name: string
+  id: string
+  label: string
+  hint: string
+  value: string
+  error?: string
+  /** The text's language and direction (a tab of the editor). */
+  lang: string
+  dir: 'ltr' | 'rtl'
+  previewLabel: string
+  /** The saved text's HTML, as the page shows it (sanitised on the server). */
+  previewHtml: string
+  /** Where the server renders Markdown as the public page does (desk/content.tsx). */
+  previewUrl: string
+}
+
+/**
+ * An article's Markdown beside its preview. The preview is the server's rendering of the text
+ * (the public page's own code and sanitiser), asked for a moment after typing stops; without
+ * JavaScript the field is a plain textarea and the preview is the saved version.
+ */
+function MarkdownEditor(props: MarkdownEditorProps) {
+  const [text, setText] = useState(props.value)
+  const [html, setHtml] = useState(props.previewHtml)
+  const first = useRef(true)
+  useEffect(() => {
+    if (first.current) {
+      first.current = false
+      return
+    }
+    const controller = new AbortController()
+    const timer = setTimeout(async () => {
+      try {
+        const res = await fetch(props.previewUrl, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ body: text }),
+          signal: controller.signal,
+        })
+        if (res.ok) setHtml(((await res.json()) as { html: string }).html)
+      } catch {
+        // a preview that did not come leaves the last one
+      }
+    }, 400)
+    return () => {
+      clearTimeout(timer)
+      controller.abort()
+    }
+  }, [text, props.previewUrl])
+  const described = [`${props.id}-hint`, props.error && `${props.id}-error`].filter(Boolean)
+  return (
+    <div className="grid gap-4 lg:grid-cols-2">
+      <div>
+        <label htmlFor={props.id} className={labelClass}>
+          {props.label}
+        </label>
+        <textarea
+          id={props.id}
+          name={props.name}
+          lang={props.lang}
+          dir={props.dir}
+          rows={24}
+          required
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          aria-invalid={props.error ? true : undefined}
+          aria-describedby={described.join(' ')}
+          className="w-full rounded-lg border border-slate-300 bg-white px-3 py-2.5 font-mono text-sm text-ink-900 aria-[invalid=true]:border-red-600"
+        />
+        <p id={`${props.id}-hint`} className="m-0 mt-1 text-xs text-ink-600">
+          {props.hint}
+        </p>
+        {props.error && (
+          <p id={`${props.id}-error`} className="m-0 mt-1 text-sm text-red-700">
+            {props.error}
+          </p>
+        )}
+      </div>
+      <section aria-label={props.previewLabel} className="min-w-0">
+        <p className={labelClass} aria-hidden="true">
+          {props.previewLabel}
+        </p>
+        <div
+          lang={props.lang}
+          dir={props.dir}
+          className="prose max-h-[40rem] overflow-auto rounded-lg border border-slate-200 bg-white p-4"
+          // the server's sanitised rendering (content/markdown.ts), never the raw text
+          dangerouslySetInnerHTML={{ __html: html }}
+        />
+      </section>
+    </div>
+  )
+}
+
+export default defineIsland('markdown-editor', MarkdownEditor, 'load')

@@ -1,0 +1,264 @@
+import { env, SELF } from 'cloudflare:test'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { LANGS } from '../../../client/lib/languages'
+import { renderMarkdown } from '../../../worker/content/markdown'
+import { publishDue } from '../../../worker/db/content'
+import worker from '../../../worker/index'
+import { SITE } from '../auth/helpers'
+import { get, person } from './helpers'
+
+// The desk's content (worker/desk/content.tsx): saves, versions, the cron's publishing and the
+// edge cache following every change.
+
+let staff: { email: string; cookie: string }
+beforeAll(async () => {
+  staff = await person({ staff: true, secondFactor: true })
+})
+
+/** The editor's form posted as the browser posts it (multipart). */
+function save(path: string, fields: Record<string, string | File>) {
+  const form = new FormData()
+  for (const [k, v] of Object.entries(fields)) form.append(k, v)
+  return SELF.fetch(SITE + path, {
+    method: 'POST',
+    body: form,
+    headers: { Cookie: staff.cookie, Origin: SITE },
+    redirect: 'manual',
+  })
+}
+
+let n = 0
+/** An article's English fields, unique per call. */
+function article(over: Record<string, string> = {}) {
+  n++
+  return {
+    version: '0',
+    lang: 'en',
+    action: 'save',
+    slug: `desk-test-${n}-${Date.now().toString(36)}`,
+    category: 'amazon',
+    'text.title': `Desk test article ${n}`,
+    'text.excerpt': 'A short excerpt of the article for the list.',
+    'text.description': 'A meta description long enough to pass the fifty character minimum.',
+    'text.category_label': 'Amazon',
+    'text.author': 'Ada Editor',
+    'text.body': '## First part\n\nSome **text**.',
+    ...over,
+  }
+}
+
+const itemOf = async (res: Response) => {
+  expect(res.status).toBe(303)
+  const url = new URL(res.headers.get('Location')!, SITE)
+  return { id: Number(url.pathname.split('/').at(-1)), done: url.searchParams.get('done') }
+}
+
+const row = (id: number) =>
+  env.DB.prepare('SELECT * FROM content_items WHERE id = ?').bind(id).first<{
+    status: string
+    version: number
+    publish_at: string | null
+    slug: string
+  }>()
+
+describe('the sanitiser', () => {
+  it('neutralises scripts, event attributes, javascript: and data: links and HTML in Markdown', () => {
+    const { html } = renderMarkdown(
+      [
+        '<script>alert(1)</script>',
+        '',
+        '<img src=x onerror="alert(2)"> <a href="https://example.com" onclick="alert(3)">x</a>',
+        '',
+        '[one](javascript:alert(4)) [two](JAVASCRIPT:alert(5)) [three](data:text/html;base64,PHNjcmlwdD4=)',
+        '',
+        '![outside](https://evil.example/p.png) ![ours](/media/0123456789abcdef0123456789abcdef.webp)',
+        '',
+        '<div><iframe src="https://evil.example"></iframe><p style="x">nested *html*</p></div>',
+        '',
+        '[fine](https://example.com/a) [ours](/contact)',
+      ].join('\n'),
+    )
+    // what was written as HTML is shown as text, never as markup
+    expect(html).not.toMatch(
+      /<script|<iframe|<div>|<p style|<img src="x"|<a href="https:\/\/example.com" onclick/i,
+    )
+    expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;')
+    // no event attribute and no script or data URL in any tag (as text, they are harmless)
+    expect(html).not.toMatch(/<[^>]*\son\w+=/i)
+    expect(html).not.toMatch(/<[^>]*(javascript:|data:)/i)
+    expect(html).toContain('<a>one</a>')
+    expect(html).toContain('<a>three</a>')
+    // pictures only from our own store
+    expect(html).not.toContain('evil.example/p.png')
+    expect(html).toContain('<img src="/media/0123456789abcdef0123456789abcdef.webp" alt="ours"')
+    expect(html).toContain('<a href="https://example.com/a">fine</a>')
+    expect(html).toContain('<a href="/contact">ours</a>')
+  })
+
+  it('keeps what articles are made of: sections with ids, lists, tables, checklists', () => {
+    const { html, headings } = renderMarkdown(
+      '## Plan A\n\n- [ ] one\n- two\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n## Plan A',
+    )
+    expect(headings).toEqual([
+      { id: 'plan-a', text: 'Plan A' },
+      { id: 'plan-a-2', text: 'Plan A' },
+    ])
+    expect(html).toContain('<span class="check" aria-hidden="true"></span>')
+    expect(html).toContain('<div class="table-wrap"><table>')
+  })
+})
+
+describe('saving', () => {
+  it('refuses a save over someone else’s newer one with 409, and loses neither', async () => {
+    const fields = article()
+    const first = await itemOf(await save('/desk/content/article/new', fields))
+    const path = `/desk/content/article/${first.id}`
+    // two people opened version 1; the first saves
+    const theirs = await save(path, { ...fields, version: '1', 'text.body': 'Their newer text.' })
+    expect((await itemOf(theirs)).done).toBe('save')
+    // the second saves from version 1 too
+    const mine = await save(path, { ...fields, version: '1', 'text.body': 'My own words, kept.' })
+    expect(mine.status).toBe(409)
+    const page = await mine.text()
+    expect(page).toContain('My own words, kept.')
+    expect(page).toContain(staff.email)
+    const stored = await env.DB.prepare(
+      `SELECT json_extract(fields, '$.body') AS body FROM content_texts WHERE item_id = ? AND lang = 'en'`,
+    )
+      .bind(first.id)
+      .first<{ body: string }>()
+    expect(stored!.body).toBe('Their newer text.')
+    expect((await row(first.id))!.version).toBe(2)
+    // every save a revision and an audit line
+    const revisions = await env.DB.prepare(
+      'SELECT version, author FROM content_revisions WHERE item_id = ? ORDER BY id',
+    )
+      .bind(first.id)
+      .all()
+    expect(revisions.results).toEqual([
+      { version: 1, author: staff.email },
+      { version: 2, author: staff.email },
+    ])
+    const audit = await env.DB.prepare(
+      `SELECT count(*) AS n FROM desk_audit WHERE target = ? AND actor_email = ?`,
+    )
+      .bind(`article/${(await row(first.id))!.slug}`, staff.email)
+      .first<{ n: number }>()
+    expect(audit!.n).toBe(2)
+  })
+
+  it('says what is wrong with each field, in the staff member’s language, and keeps the text', async () => {
+    const res = await save(
+      '/desk/content/article/new',
+      article({ 'text.description': 'Too short.', slug: 'Not A Slug' }),
+    )
+    expect(res.status).toBe(400)
+    const page = await res.text()
+    expect(page).toContain('Write at least 50 characters.')
+    expect(page).toContain('Use lower-case letters, digits and hyphens only (at most 80).')
+    expect(page).toContain('Too short.')
+  })
+
+  it('refuses a picture that is not one, whatever its name says', async () => {
+    const fake = new File([new TextEncoder().encode('<svg onload=alert(1)>')], 'cover.png', {
+      type: 'image/png',
+    })
+    const res = await save('/desk/content/article/new', { ...article(), picture: fake })
+    expect(res.status).toBe(400)
+    expect(await res.text()).toContain('This file is not a JPEG, PNG or WebP picture.')
+  })
+})
+
+describe('scheduling', () => {
+  it('the cron publishes a scheduled article on time, and its page follows', async () => {
+    const at = new Date(Date.now() + 3 * 60_000)
+    // the desk's time is the agency's (Europe/London): the form's local time of `at`
+    const local = at.toLocaleString('sv-SE', { timeZone: 'Europe/London' }).replace(' ', 'T')
+    const fields = article({ action: 'schedule', publish_at: local.slice(0, 16) })
+    const { id } = await itemOf(await save('/desk/content/article/new', fields))
+    const scheduled = (await row(id))!
+    expect(scheduled.status).toBe('scheduled')
+    expect((await get(`/blog/${fields.slug}`)).status).toBe(404)
+    // a minute before: nothing; at the time: live
+    const due = new Date(scheduled.publish_at!)
+    expect(await publishDue(env.DB, new Date(due.getTime() - 60_000).toISOString())).toEqual([])
+    expect((await row(id))!.status).toBe('scheduled')
+    // the Worker's own cron handler, once the time has come
+    await env.DB.prepare('UPDATE content_items SET publish_at = ? WHERE id = ?')
+      .bind(new Date(Date.now() - 1000).toISOString(), id)
+      .run()
+    await worker.scheduled(
+      { cron: '*/5 * * * *', scheduledTime: Date.now(), noRetry() {} } as ScheduledController,
+      env,
+    )
+    expect((await row(id))!.status).toBe('published')
+    const page = await get(`/blog/${fields.slug}`)
+    expect(page.status).toBe(200)
+    expect(await page.text()).toContain(fields['text.title'])
+  })
+})
+
+describe('the edge cache', () => {
+  it('purges the cached blog in every language when an article is published', async () => {
+    const list = (lang: string) => get(`/blog?lang=${lang}`)
+    for (const lang of LANGS) {
+      await (await list(lang)).text()
+      const again = await list(lang)
+      expect(again.headers.get('x-render'), lang).toBe('hit')
+      await again.text()
+    }
+    const fields = article()
+    const { id } = await itemOf(await save('/desk/content/article/new', fields))
+    await itemOf(
+      await save(`/desk/content/article/${id}`, {
+        ...article({ slug: fields.slug }),
+        version: '1',
+        lang: 'ar',
+        'text.title': 'مقال الاختبار المنشور',
+        'text.category_label': 'أمازون',
+      }),
+    )
+    await itemOf(
+      await save(`/desk/content/article/${id}`, { ...fields, version: '2', action: 'publish' }),
+    )
+    for (const lang of LANGS) {
+      const res = await list(lang)
+      expect(res.headers.get('x-render'), lang).toBe('miss')
+      const html = await res.text()
+      // in the languages it exists in, and only those
+      if (lang === 'en') expect(html).toContain(fields['text.title'])
+      else if (lang === 'ar') expect(html).toContain('مقال الاختبار المنشور')
+      else expect(html, lang).not.toContain(`/blog/${fields.slug}`)
+    }
+    // unpublished: gone from every list at once
+    await itemOf(
+      await save(`/desk/content/article/${id}`, { ...fields, version: '3', action: 'unpublish' }),
+    )
+    for (const lang of ['en', 'ar']) {
+      const res = await list(lang)
+      expect(res.headers.get('x-render')).toBe('miss')
+      expect(await res.text()).not.toContain(`/blog/${fields.slug}`)
+    }
+    expect((await get(`/blog/${fields.slug}`)).status).toBe(404)
+  })
+
+  it('shows an untranslated article in English, marked so, with hreflang for its languages only', async () => {
+    const fields = article()
+    const { id } = await itemOf(
+      await save('/desk/content/article/new', { ...fields, action: 'publish' }),
+    )
+    expect(id).toBeGreaterThan(0)
+    const html = await (await get(`/blog/${fields.slug}?lang=fr`)).text()
+    expect(html).toContain('<html lang="fr"')
+    expect(html).toMatch(/<h1[^>]*lang="en"[^>]*>Desk test article/)
+    expect(html).toContain('Cet article n’est pas encore traduit en français. Le voici en English.')
+    expect(html).toContain('<meta name="robots" content="noindex"/>')
+    const hreflang = [...html.matchAll(/<link rel="alternate" hrefLang="([^"]+)"/g)].map(
+      (m) => m[1],
+    )
+    expect(hreflang.sort()).toEqual(['en', 'x-default'])
+    const sitemap = await (await get('/sitemap.xml')).text()
+    expect(sitemap).toContain(`<loc>${SITE}/blog/${fields.slug}</loc>`)
+    expect(sitemap).not.toContain(`<loc>${SITE}/blog/${fields.slug}?lang=fr</loc>`)
+  })
+})

@@ -1,0 +1,352 @@
+import { fromZonedTime } from 'date-fns-tz'
+import { Hono, type Context } from 'hono'
+import * as v from 'valibot'
+import { isLang, LANGS, type Lang } from '../../client/lib/languages'
+import { currentGenerations } from '../content/generations'
+import {
+  isContentKind,
+  KIND_FIELDS,
+  readFields,
+  SLUG,
+  type ContentKind,
+  type ContentStatus,
+} from '../content/kinds'
+import { renderMarkdown } from '../content/markdown'
+import { findMedia, listMedia, storeMedia } from '../content/media'
+import {
+  findItem,
+  isStaleSave,
+  listItems,
+  revisions,
+  revisionSnapshot,
+  saveItem,
+  slugTaken,
+  type FullItem,
+} from '../db/content'
+import type { AppEnv } from '../env'
+import { limitBody, sameSiteOnly } from '../middleware/form-guard'
+import { DESK_CONTENT_BYTES } from '../middleware/request-size'
+import { ContentEditorPage, ContentListPage, type EditorState } from './pages/content'
+
+/**
+ * /desk/content: the agency's articles, cases, testimonials, plans and questions. One form per
+ * item and language (multipart: it may carry a picture); its buttons save, publish, schedule or
+ * unpublish. Every save names the version it started from (a newer one refuses it, 409, the
+ * text sent back whole), is a revision, writes the audit log and, when the item is or was
+ * live, raises its kind's cache generation: every page that shows it is rendered anew.
+ */
+export const deskContent = new Hono<AppEnv>()
+
+const staffOf = (c: Context<AppEnv>) => ({ id: c.var.account!.id, email: c.var.account!.email })
+/** The agency's own time zone: a schedule is given in it (BOOKING_TIMEZONE). */
+const agencyZone = (c: Context<AppEnv>) => c.env.BOOKING_TIMEZONE || 'Europe/London'
+const titleOf = (c: Context<AppEnv>, text: string) => `${text} | ${c.var.t('meta.title_suffix')}`
+
+deskContent.get('/', (c) => c.redirect('/desk/content/article', 302))
+
+deskContent.get('/:kind', async (c) => {
+  const kind = c.req.param('kind')
+  if (!isContentKind(kind)) return c.notFound()
+  const t = c.var.t
+  return c.render(<ContentListPage kind={kind} items={await listItems(c.env.DB, kind)} />, {
+    title: titleOf(c, t(`desk.content.kinds.${kind}`)),
+    description: t('desk.description'),
+    workspace: true,
+  })
+})
+
+const Id = v.union([
+  v.literal('new'),
+  v.pipe(v.string(), v.regex(/^\d{1,12}$/), v.transform(Number)),
+])
+
+/** A new item: nothing saved yet, English first (every other language translates it). */
+const blank = (kind: ContentKind): FullItem => ({
+  id: 0,
+  kind,
+  slug: '',
+  status: 'draft',
+  publish_at: null,
+  published_at: null,
+  position: 0,
+  fields: {},
+  version: 0,
+  updated_at: '',
+  updated_by: '',
+  texts: {},
+})
+
+async function loadItem(c: Context<AppEnv>) {
+  const kind = c.req.param('kind') ?? ''
+  const id = v.safeParse(Id, c.req.param('id'))
+  if (!isContentKind(kind) || !id.success) return null
+  if (id.output === 'new') return blank(kind)
+  return findItem(c.env.DB, kind, id.output)
+}
+
+/** The language tab asked for; a new item, or one without English yet, starts in English. */
+function tabOf(c: Context<AppEnv>, item: FullItem): Lang {
+  const asked = c.req.query('lang')
+  return item.texts.en && isLang(asked) ? asked : 'en'
+}
+
+async function renderEditor(c: Context<AppEnv>, item: FullItem, state: EditorState, status = 200) {
+  const t = c.var.t
+  const [history, pictures] = await Promise.all([
+    item.id ? revisions(c.env.DB, item.id) : [],
+    listMedia(c.env.DB, 24),
+  ])
+  c.status(status as 200)
+  const name = item.id ? state.title || item.slug : t(`desk.content.new.${item.kind}`)
+  return c.render(
+    <ContentEditorPage
+      item={item}
+      state={state}
+      revisions={history}
+      pictures={pictures}
+      timeZone={agencyZone(c)}
+    />,
+    { title: titleOf(c, name), description: t('desk.description'), workspace: true },
+  )
+}
+
+/** The form's values of one language as the editor shows them (from a text, or as posted). */
+const valuesOf = (item: FullItem, lang: Lang): Record<string, string> => {
+  const values: Record<string, string> = { slug: item.slug }
+  for (const [key, value] of Object.entries(item.fields))
+    if (typeof value === 'string' || typeof value === 'number') values[key] = String(value)
+    else if (typeof value === 'boolean') values[key] = value ? '1' : ''
+    else if (key === 'cover' && value) values.cover = (value as { name: string }).name
+  for (const [key, value] of Object.entries(item.texts[lang]?.fields ?? {})) {
+    if (key === 'results' && Array.isArray(value))
+      (value as { value: string; label: string }[]).forEach((r, i) => {
+        values[`result_${i + 1}_value`] = r.value
+        values[`result_${i + 1}_label`] = r.label
+      })
+    else if (Array.isArray(value)) values[key] = (value as string[]).join('\n')
+    else if (typeof value === 'string') values[`text.${key}`] = value
+  }
+  return values
+}
+
+deskContent.get('/:kind/:id', async (c) => {
+  const item = await loadItem(c)
+  if (!item) return c.notFound()
+  const lang = tabOf(c, item)
+  const values = valuesOf(item, lang)
+  return renderEditor(c, item, {
+    lang,
+    values,
+    title: String(item.texts.en?.fields[firstField(item.kind)] ?? ''),
+    preview: item.kind === 'article' ? String(item.texts[lang]?.fields.html ?? '') : '',
+    issues: {},
+    done: c.req.query('done') ?? undefined,
+  })
+})
+
+const firstField = (kind: ContentKind) => KIND_FIELDS[kind].texts[0].name
+
+const Action = v.picklist(['save', 'publish', 'schedule', 'unpublish'])
+
+/** The posted form: text fields under `text.<name>`, shared ones by name (multipart). */
+async function postedForm(c: Context<AppEnv>) {
+  const body = await c.req.parseBody()
+  const form: Record<string, string> = {}
+  let picture: File | undefined
+  for (const [key, value] of Object.entries(body)) {
+    if (value instanceof File) {
+      if (key === 'picture' && value.size > 0) picture = value
+    } else if (typeof value === 'string') form[key] = value
+  }
+  return { form, picture }
+}
+
+const textsOnly = (form: Record<string, string>) => {
+  const texts: Record<string, string> = {}
+  for (const [key, value] of Object.entries(form))
+    if (key.startsWith('text.')) texts[key.slice(5)] = value
+    else if (key.startsWith('result_')) texts[key] = value
+  return texts
+}
+
+deskContent.post('/:kind/:id', sameSiteOnly(), limitBody(DESK_CONTENT_BYTES), async (c) => {
+  const current = await loadItem(c)
+  if (!current) return c.json({ error: c.var.t('errors.invalid') }, 404)
+  const { form, picture } = await postedForm(c)
+  const kind = current.kind
+  const lang: Lang =
+    isLang(form.lang) && (current.texts.en || form.lang === 'en') ? form.lang : 'en'
+  const action = v.safeParse(Action, form.action ?? 'save')
+  const version = Number(form.version)
+  const state: EditorState = {
+    lang,
+    values: form,
+    title: String(
+      current.texts.en?.fields[firstField(kind)] ?? form[`text.${firstField(kind)}`] ?? '',
+    ),
+    preview: '',
+    issues: {},
+  }
+  if (!action.success || !Number.isInteger(version)) {
+    state.issues.form = 'invalid'
+    return renderEditor(c, current, state, 400)
+  }
+
+  // what the form says, checked field by field (issues shown beside each, nothing lost)
+  const texts = readFields(kind, 'texts', textsOnly(form))
+  const shared = lang === 'en' ? readFields(kind, 'shared', form) : null
+  if (!texts.ok) Object.assign(state.issues, prefixed(texts.issues, kind))
+  if (shared && !shared.ok) Object.assign(state.issues, shared.issues)
+  let slug = current.slug
+  if (kind === 'article' && lang === 'en' && !current.published_at) {
+    slug = (form.slug ?? '').trim()
+    if (!SLUG.test(slug) || slug.length > 80) state.issues.slug = 'slug'
+    else if (await slugTaken(c.env.DB, kind, slug, current.id || undefined))
+      state.issues.slug = 'slug_taken'
+  } else if (!slug) slug = `${kind}-${crypto.randomUUID().slice(0, 8)}`
+
+  // a picture sent with the form becomes the cover
+  const fields = shared?.ok ? { ...current.fields, ...shared.fields } : { ...current.fields }
+  if (picture) {
+    const stored = await storeMedia(c.env, picture, staffOf(c).email)
+    if (!stored.ok) state.issues.cover = stored.error
+    else {
+      fields.cover = stored.media
+      state.values = { ...state.values, cover: stored.media.name }
+    }
+  } else if (shared?.ok && 'cover' in shared.fields) {
+    const name = shared.fields.cover as string
+    const found = name ? await findMedia(c.env.DB, name) : null
+    if (name && !found) state.issues.cover = 'media_type'
+    fields.cover = found ?? undefined
+  }
+  const textFields = texts.ok ? { ...texts.fields } : {}
+  if (kind !== 'article') delete textFields.body
+  // a picture is described in every language it is shown in
+  const described = KIND_FIELDS[kind].texts.some((f) => f.name === 'cover_alt')
+  if (fields.cover && described && texts.ok && !textFields.cover_alt)
+    state.issues['text.cover_alt'] = 'alt_required'
+
+  let publishAt: string | null = current.publish_at
+  if (action.output === 'schedule') {
+    const at = form.publish_at ? fromZonedTime(form.publish_at, agencyZone(c)) : null
+    if (!at || Number.isNaN(at.getTime()) || at.getTime() <= Date.now())
+      state.issues.publish_at = 'schedule_past'
+    else publishAt = at.toISOString()
+  }
+  if (
+    (action.output === 'publish' || action.output === 'schedule') &&
+    !current.texts.en &&
+    lang !== 'en'
+  )
+    state.issues.form = 'english_first'
+
+  if (Object.keys(state.issues).length) return renderEditor(c, current, state, 400)
+
+  // the item as it is to be
+  const now = new Date().toISOString()
+  const en = current.texts.en
+  const oldText = current.texts[lang]
+  if (kind === 'article') {
+    const rendered = renderMarkdown(String(textFields.body ?? ''))
+    Object.assign(textFields, rendered)
+  }
+  const textChanged = JSON.stringify(oldText?.fields ?? null) !== JSON.stringify(textFields)
+  const textUpdatedAt = textChanged ? now : (oldText?.updated_at ?? now)
+  const next: FullItem = {
+    ...current,
+    slug,
+    fields,
+    version,
+    texts: {
+      ...current.texts,
+      [lang]: {
+        lang,
+        fields: textFields,
+        // a translation is made from the English text as it is now; English is its own source
+        source_at: lang === 'en' ? textUpdatedAt : (en?.updated_at ?? now),
+        updated_at: textUpdatedAt,
+      },
+    },
+  }
+  // an article's "Updated" date: its live English text changed
+  if (kind === 'article' && lang === 'en' && textChanged && current.status === 'published')
+    next.fields = { ...next.fields, updated: now.slice(0, 10) }
+  let status: ContentStatus = current.status
+  if (action.output === 'publish') status = 'published'
+  if (action.output === 'schedule') status = 'scheduled'
+  if (action.output === 'unpublish') status = 'unpublished'
+  next.status = status
+  next.publish_at = status === 'scheduled' ? publishAt : null
+  if (status === 'published' && !next.published_at) next.published_at = now
+  const live = current.status === 'published' || status === 'published'
+
+  try {
+    const saved = await saveItem(c.env.DB, staffOf(c), next, {
+      texts: textChanged || !oldText ? [lang] : [],
+      action: action.output,
+      live,
+    })
+    // this isolate keys its pages by the new generation at once
+    if (live) await currentGenerations(c.env.DB, { afterChange: true })
+    return c.redirect(`/desk/content/${kind}/${saved.id}?lang=${lang}&done=${action.output}`, 303)
+  } catch (err) {
+    if (!isStaleSave(err)) throw err
+    const newest = await findItem(c.env.DB, kind, current.id)
+    state.issues.form = 'stale'
+    state.staleBy = newest ? { by: newest.updated_by, at: newest.updated_at } : undefined
+    return renderEditor(c, newest ?? current, state, 409)
+  }
+})
+
+const prefixed = (issues: Record<string, string>, kind: ContentKind) =>
+  Object.fromEntries(
+    Object.entries(issues).map(([name, issue]) => [
+      KIND_FIELDS[kind].texts.some((f) => f.name === name) ? `text.${name}` : name,
+      issue,
+    ]),
+  )
+
+/** A revision restored: its fields and texts become the item's (itself a save, with a version). */
+deskContent.post('/:kind/:id/restore', sameSiteOnly(), limitBody(4096), async (c) => {
+  const current = await loadItem(c)
+  const form = Object.fromEntries(new URLSearchParams(await c.req.text()))
+  const revision = Number(form.revision)
+  if (!current || !current.id || !Number.isInteger(revision))
+    return c.json({ error: c.var.t('errors.invalid') }, 404)
+  const snapshot = await revisionSnapshot(c.env.DB, current.id, revision)
+  if (!snapshot) return c.json({ error: c.var.t('errors.invalid') }, 404)
+  const texts = Object.fromEntries(
+    Object.entries(snapshot.texts).map(([lang, t]) => [lang, { lang: lang as Lang, ...t! }]),
+  )
+  const next: FullItem = {
+    ...current,
+    fields: snapshot.fields,
+    texts,
+    version: Number(form.version),
+  }
+  const removed = LANGS.filter((l) => current.texts[l] && !snapshot.texts[l])
+  const live = current.status === 'published'
+  try {
+    await saveItem(c.env.DB, staffOf(c), next, {
+      texts: Object.keys(texts) as Lang[],
+      removed,
+      action: 'restore',
+      live,
+    })
+    if (live) await currentGenerations(c.env.DB, { afterChange: true })
+    return c.redirect(`/desk/content/${current.kind}/${current.id}?done=restore`, 303)
+  } catch (err) {
+    if (!isStaleSave(err)) throw err
+    return c.redirect(`/desk/content/${current.kind}/${current.id}?done=stale`, 303)
+  }
+})
+
+const Preview = v.object({ body: v.pipe(v.string(), v.maxLength(100_000)) })
+
+/** The live preview: the article's Markdown made into HTML as its page will show it. */
+deskContent.post('/preview', sameSiteOnly(), limitBody(256 * 1024), async (c) => {
+  const parsed = v.safeParse(Preview, await c.req.json().catch(() => null))
+  if (!parsed.success) return c.json({ error: c.var.t('errors.invalid') }, 400)
+  return c.json({ html: renderMarkdown(parsed.output.body).html })
+})

@@ -1,0 +1,644 @@
+import CountedField from '../../../client/islands/counted-field'
+import MarkdownEditor from '../../../client/islands/markdown-editor'
+import { labelClass } from '../../../client/components/field'
+import { dirOf, LANGS, LANGUAGE_NAMES, type Lang } from '../../../client/lib/languages'
+import {
+  CONTENT_KINDS,
+  FAQ_GROUPS,
+  KIND_FIELDS,
+  RESULT_COUNT,
+  resultName,
+  type ContentKind,
+  type FieldSpec,
+} from '../../content/kinds'
+import type { StoredMedia } from '../../content/media'
+import type { FullItem, ListedItem, RevisionRow } from '../../db/content'
+import { formatDateTime } from '../../i18n/format'
+import { isMessageKey } from '../../i18n/translator'
+import { usePage } from '../../render/context'
+import { DeskHeader, DeskNotice } from './leads'
+
+/** What the editor shows: a language's values (saved, or as posted when refused) and issues. */
+export interface EditorState {
+  lang: Lang
+  /** Field values by form name: shared fields by name, texts as `text.<name>`. */
+  values: Record<string, string>
+  /** The English title (or name, or question): the page's heading. */
+  title: string
+  /** The saved article's HTML in this language (the preview before any typing). */
+  preview: string
+  /** Form name → issue (valibot's type, or ours: slug_taken, stale, …). */
+  issues: Record<string, string>
+  /** The action just done (?done=). */
+  done?: string
+  /** A refused stale save: who saved the newer version, when. */
+  staleBy?: { by: string; at: string }
+}
+
+const inputClass =
+  'w-full rounded-lg border border-slate-300 bg-white px-3 py-2.5 text-ink-900 aria-[invalid=true]:border-red-600'
+
+function KindNav({ kind }: { kind: ContentKind }) {
+  const { t } = usePage()
+  return (
+    <nav aria-label={t('desk.content.kinds_label')}>
+      <ul className="m-0 flex list-none flex-wrap gap-2 p-0 text-sm">
+        {CONTENT_KINDS.map((k) => (
+          <li key={k}>
+            <a
+              href={`/desk/content/${k}`}
+              aria-current={k === kind ? 'page' : undefined}
+              className="block rounded-lg border border-slate-300 px-3 py-1 text-ink-700 no-underline aria-[current=page]:border-brand-600 aria-[current=page]:font-semibold aria-[current=page]:text-brand-700"
+            >
+              {t(`desk.content.kinds.${k}`)}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  )
+}
+
+function StatusBadge({ status, at }: { status: string; at?: string | null }) {
+  const { t, lang } = usePage()
+  const tone =
+    status === 'published'
+      ? 'bg-green-50 text-green-800'
+      : status === 'scheduled'
+        ? 'bg-brand-50 text-brand-700'
+        : 'bg-slate-100 text-ink-700'
+  return (
+    <span className={`inline-block rounded-full px-2.5 py-0.5 text-xs font-semibold ${tone}`}>
+      {t(`desk.content.statuses.${status as 'draft'}`)}
+      {status === 'scheduled' && at ? ` · ${formatDateTime(lang, at)}` : ''}
+    </span>
+  )
+}
+
+/** Which languages an item has, and which are older than its English text. */
+function Languages({ langs, stale }: { langs: Lang[]; stale: Lang[] }) {
+  const { t } = usePage()
+  return (
+    <ul className="m-0 flex list-none flex-wrap gap-1 p-0">
+      {LANGS.map((l) => {
+        const state = !langs.includes(l) ? 'missing' : stale.includes(l) ? 'stale' : 'done'
+        return (
+          <li
+            key={l}
+            className={`rounded px-1.5 py-0.5 text-xs font-semibold uppercase ${state === 'done' ? 'bg-green-50 text-green-800' : state === 'stale' ? 'bg-amber-50 text-amber-900' : 'bg-slate-100 text-ink-600 line-through'}`}
+          >
+            {l}
+            <span className="sr-only">: {t(`desk.content.translation.${state}`)}</span>
+          </li>
+        )
+      })}
+    </ul>
+  )
+}
+
+export function ContentListPage({ kind, items }: { kind: ContentKind; items: ListedItem[] }) {
+  const { t, lang } = usePage()
+  return (
+    <>
+      <DeskHeader title={t('desk.nav.content')} section="/desk/content" />
+      <div className="container space-y-6 pb-16">
+        <div className="flex flex-wrap items-center justify-between gap-4">
+          <KindNav kind={kind} />
+          <a href={`/desk/content/${kind}/new`} className="btn-primary">
+            {t(`desk.content.new.${kind}`)}
+          </a>
+        </div>
+        {items.length === 0 ? (
+          <p className="m-0 text-ink-600">{t('desk.content.none')}</p>
+        ) : (
+          <div className="overflow-x-auto rounded-2xl border border-slate-200">
+            <table className="w-full border-collapse text-sm">
+              <caption className="sr-only">{t(`desk.content.kinds.${kind}`)}</caption>
+              <thead className="bg-slate-50 text-ink-700">
+                <tr>
+                  {(['title', 'status', 'languages', 'updated'] as const).map((col) => (
+                    <th key={col} scope="col" className="px-3 py-2 text-start font-semibold">
+                      {t(`desk.content.columns.${col}`)}
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody>
+                {items.map((item) => (
+                  <tr key={item.id} className="border-t border-slate-200 align-top">
+                    <td className="px-3 py-2">
+                      <a
+                        href={`/desk/content/${kind}/${item.id}`}
+                        className="font-semibold text-brand-700"
+                        lang="en"
+                      >
+                        {item.title || item.slug}
+                      </a>
+                    </td>
+                    <td className="px-3 py-2">
+                      <StatusBadge status={item.status} at={item.publish_at} />
+                    </td>
+                    <td className="px-3 py-2">
+                      <Languages langs={item.langs} stale={item.stale} />
+                    </td>
+                    <td className="whitespace-nowrap px-3 py-2 text-ink-600">
+                      {formatDateTime(lang, item.updated_at)}
+                      <span className="block text-xs" dir="ltr">
+                        {item.updated_by}
+                      </span>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </div>
+    </>
+  )
+}
+
+/** An issue in the staff member's language: the field's limits filled in. */
+function useIssue() {
+  const { t } = usePage()
+  return (issue: string | undefined, spec?: FieldSpec) => {
+    if (!issue) return undefined
+    const key = `desk.content.errors.${issue}`
+    return isMessageKey(key)
+      ? t(key, { max: spec?.max ?? '', min: spec?.min ?? 1 })
+      : t('desk.content.errors.invalid')
+  }
+}
+
+function FieldInput({
+  spec,
+  shared,
+  state,
+  pictures,
+}: {
+  spec: FieldSpec
+  shared: boolean
+  state: EditorState
+  pictures: StoredMedia[]
+}) {
+  const { t } = usePage()
+  const issue = useIssue()
+  const name = shared ? spec.name : `text.${spec.name}`
+  const id = `f-${name.replace('.', '-')}`
+  const value = state.values[name] ?? ''
+  const label = t(`desk.content.fields.${spec.name}` as 'desk.content.fields.title')
+  const error = issue(state.issues[name], spec)
+  const textLang = shared ? {} : { lang: state.lang, dir: dirOf(state.lang) }
+  const described = error ? `${id}-error` : undefined
+  const errorLine = error && (
+    <p id={`${id}-error`} className="m-0 mt-1 text-sm text-red-700">
+      {error}
+    </p>
+  )
+  switch (spec.type) {
+    case 'markdown':
+      return (
+        <MarkdownEditor
+          name={name}
+          id={id}
+          label={label}
+          hint={t('desk.content.markdown_hint')}
+          value={value}
+          error={error}
+          lang={state.lang}
+          dir={dirOf(state.lang)}
+          previewLabel={t('desk.content.preview')}
+          previewHtml={state.preview}
+          previewUrl="/desk/content/preview"
+        />
+      )
+    case 'textarea':
+    case 'lines':
+      if (spec.min)
+        return (
+          <CountedField
+            name={name}
+            id={id}
+            label={label}
+            value={value}
+            min={spec.min}
+            max={spec.max}
+            countText={t('desk.content.count', { min: spec.min, max: spec.max })}
+            error={error}
+            lang={state.lang}
+            dir={dirOf(state.lang)}
+          />
+        )
+      return (
+        <div>
+          <label htmlFor={id} className={labelClass}>
+            {label}
+          </label>
+          <textarea
+            id={id}
+            name={name}
+            rows={spec.type === 'lines' ? 6 : 3}
+            defaultValue={value}
+            required={!spec.optional}
+            maxLength={spec.max}
+            aria-invalid={error ? true : undefined}
+            aria-describedby={described}
+            className={inputClass}
+            {...textLang}
+          />
+          {spec.type === 'lines' && (
+            <p className="m-0 mt-1 text-xs text-ink-600">{t('desk.content.lines_hint')}</p>
+          )}
+          {errorLine}
+        </div>
+      )
+    case 'results':
+      return (
+        <fieldset className="m-0 grid gap-3 border-0 p-0 sm:grid-cols-2">
+          <legend className={labelClass}>{label}</legend>
+          {Array.from({ length: RESULT_COUNT }, (_, i) =>
+            (['value', 'label'] as const).map((part) => {
+              const n = resultName(i, part)
+              const partError = issue(state.issues[n], spec)
+              return (
+                <div key={n}>
+                  <label htmlFor={`f-${n}`} className="mb-1 block text-xs text-ink-700">
+                    {t(`desk.content.result_${part}`, { n: i + 1 })}
+                  </label>
+                  <input
+                    id={`f-${n}`}
+                    name={n}
+                    defaultValue={state.values[n] ?? ''}
+                    required
+                    maxLength={spec.max}
+                    aria-invalid={partError ? true : undefined}
+                    className={inputClass}
+                    {...textLang}
+                  />
+                  {partError && <p className="m-0 mt-1 text-sm text-red-700">{partError}</p>}
+                </div>
+              )
+            }),
+          )}
+        </fieldset>
+      )
+    case 'checkbox':
+      return (
+        <div className="flex items-center gap-2">
+          <input
+            id={id}
+            type="checkbox"
+            name={name}
+            value="1"
+            defaultChecked={value === '1' || value === 'true'}
+            className="h-5 w-5"
+          />
+          <label htmlFor={id} className="text-sm font-medium text-ink-700">
+            {label}
+          </label>
+        </div>
+      )
+    case 'group':
+      return (
+        <div>
+          <label htmlFor={id} className={labelClass}>
+            {label}
+          </label>
+          <select id={id} name={name} defaultValue={value} required className={inputClass}>
+            {FAQ_GROUPS.map((g) => (
+              <option key={g} value={g}>
+                {g === 'pricing' ? t('desk.content.pricing_group') : t(`faq.group_titles.${g}`)}
+              </option>
+            ))}
+          </select>
+          {errorLine}
+        </div>
+      )
+    case 'image':
+      return (
+        <fieldset className="m-0 space-y-3 border-0 p-0">
+          <legend className={labelClass}>{label}</legend>
+          {value && (
+            <img
+              src={`/media/${value}`}
+              alt=""
+              width={320}
+              height={200}
+              className="block h-auto max-h-48 w-auto rounded-lg border border-slate-200 object-contain"
+            />
+          )}
+          <div>
+            <label htmlFor={`${id}-pick`} className="mb-1 block text-xs text-ink-700">
+              {t('desk.content.cover_pick')}
+            </label>
+            <select id={`${id}-pick`} name={name} defaultValue={value} className={inputClass}>
+              <option value="">{t('desk.content.cover_none')}</option>
+              {pictures.map((p) => (
+                <option key={p.name} value={p.name}>
+                  {p.name} ({p.width}×{p.height})
+                </option>
+              ))}
+              {value && !pictures.some((p) => p.name === value) && (
+                <option value={value}>{value}</option>
+              )}
+            </select>
+          </div>
+          <div>
+            <label htmlFor={`${id}-file`} className="mb-1 block text-xs text-ink-700">
+              {t('desk.content.cover_upload')}
+            </label>
+            <input
+              id={`${id}-file`}
+              type="file"
+              name="picture"
+              accept="image/jpeg,image/png,image/webp"
+              aria-describedby={`${id}-file-hint${error ? ` ${id}-error` : ''}`}
+              className="block w-full text-sm"
+            />
+            <p id={`${id}-file-hint`} className="m-0 mt-1 text-xs text-ink-600">
+              {t('desk.content.cover_hint')}
+            </p>
+          </div>
+          {errorLine}
+        </fieldset>
+      )
+    default:
+      return (
+        <div>
+          <label htmlFor={id} className={labelClass}>
+            {label}
+          </label>
+          <input
+            id={id}
+            name={name}
+            defaultValue={value}
+            required={!spec.optional}
+            maxLength={spec.max}
+            inputMode={spec.type === 'price' ? 'numeric' : undefined}
+            aria-invalid={error ? true : undefined}
+            aria-describedby={described}
+            className={inputClass}
+            {...(spec.type === 'price' || spec.type === 'category' ? { dir: 'ltr' } : textLang)}
+          />
+          {(spec.type === 'price' || spec.type === 'category') && (
+            <p className="m-0 mt-1 text-xs text-ink-600">{t(`desk.content.${spec.type}_hint`)}</p>
+          )}
+          {errorLine}
+        </div>
+      )
+  }
+}
+
+export function ContentEditorPage({
+  item,
+  state,
+  revisions,
+  pictures,
+  timeZone,
+}: {
+  item: FullItem
+  state: EditorState
+  revisions: RevisionRow[]
+  pictures: StoredMedia[]
+  timeZone: string
+}) {
+  const { t, lang: uiLang } = usePage()
+  const issue = useIssue()
+  const kind = item.kind
+  const isNew = item.id === 0
+  const base = isNew ? `/desk/content/${kind}/new` : `/desk/content/${kind}/${item.id}`
+  const en = item.texts.en
+  const stale = (l: Lang) =>
+    l !== 'en' && !!item.texts[l] && !!en && (item.texts[l]!.source_at ?? '') < en.updated_at
+  const fields = KIND_FIELDS[kind]
+  const tab = state.lang
+  const canEditSlug = kind === 'article' && tab === 'en' && !item.published_at
+  return (
+    <>
+      <DeskHeader
+        title={isNew ? t(`desk.content.new.${kind}`) : state.title || item.slug}
+        section="/desk/content"
+      />
+      <div className="container space-y-6 pb-16">
+        <p className="m-0 text-sm">
+          <a href={`/desk/content/${kind}`} className="font-semibold text-brand-700">
+            {t('desk.content.back', { kind: t(`desk.content.kinds.${kind}`) })}
+          </a>
+        </p>
+        {!isNew && (
+          <div className="flex flex-wrap items-center gap-3 text-sm text-ink-700">
+            <StatusBadge status={item.status} at={item.publish_at} />
+            <span>
+              {t('desk.content.version', {
+                n: item.version,
+                by: item.updated_by,
+                at: formatDateTime(uiLang, item.updated_at),
+              })}
+            </span>
+            {kind === 'article' && item.status === 'published' && (
+              <a
+                href={`/blog/${item.slug}${tab === 'en' ? '' : `?lang=${tab}`}`}
+                className="font-semibold text-brand-700"
+              >
+                {t('desk.content.view')}
+              </a>
+            )}
+          </div>
+        )}
+        {state.done && (
+          <DeskNotice ok={state.done !== 'stale'}>
+            {t(`desk.content.done.${state.done as 'save'}`)}
+          </DeskNotice>
+        )}
+        {state.issues.form && (
+          <div role="alert" className="rounded-lg bg-amber-50 p-3 text-sm text-amber-900">
+            <p className="m-0 font-semibold">
+              {state.issues.form === 'stale' && state.staleBy
+                ? t('desk.content.errors.stale', {
+                    by: state.staleBy.by,
+                    at: formatDateTime(uiLang, state.staleBy.at),
+                  })
+                : issue(state.issues.form)}
+            </p>
+            {state.issues.form === 'stale' && (
+              <p className="m-0 mt-1">
+                <a href={`${base}?lang=${tab}`} className="font-semibold text-brand-700">
+                  {t('desk.content.open_newest')}
+                </a>
+              </p>
+            )}
+          </div>
+        )}
+        {Object.keys(state.issues).some((k) => k !== 'form') && (
+          <p role="alert" className="m-0 rounded-lg bg-amber-50 p-3 text-sm text-amber-900">
+            {t('desk.content.errors.fields')}
+          </p>
+        )}
+
+        <nav aria-label={t('desk.content.languages')}>
+          <ul className="m-0 flex list-none flex-wrap gap-2 p-0 text-sm">
+            {LANGS.map((l) => {
+              const has = !!item.texts[l]
+              const state2 = l === 'en' ? 'source' : !has ? 'missing' : stale(l) ? 'stale' : 'done'
+              const usable = l === 'en' || !!en
+              const label = `${LANGUAGE_NAMES[l]} · ${t(`desk.content.translation.${state2}`)}`
+              return (
+                <li key={l}>
+                  {usable ? (
+                    <a
+                      href={`${base}?lang=${l}`}
+                      aria-current={l === tab ? 'page' : undefined}
+                      className={`block rounded-lg border px-3 py-1.5 no-underline aria-[current=page]:border-brand-600 aria-[current=page]:bg-brand-600 aria-[current=page]:text-white ${state2 === 'stale' ? 'border-amber-400 text-amber-900' : state2 === 'missing' ? 'border-dashed border-slate-400 text-ink-600' : 'border-slate-300 text-ink-700'}`}
+                    >
+                      {label}
+                    </a>
+                  ) : (
+                    <span className="block rounded-lg border border-dashed border-slate-300 px-3 py-1.5 text-ink-600">
+                      {label}
+                    </span>
+                  )}
+                </li>
+              )
+            })}
+          </ul>
+        </nav>
+        {tab !== 'en' && stale(tab) && (
+          <DeskNotice ok={false}>{t('desk.content.stale_note')}</DeskNotice>
+        )}
+
+        <form
+          method="post"
+          action={base}
+          encType="multipart/form-data"
+          className="card space-y-5"
+          noValidate
+        >
+          <input type="hidden" name="version" value={item.version} />
+          <input type="hidden" name="lang" value={tab} />
+          {tab === 'en' ? (
+            <div className="grid gap-5 md:grid-cols-2">
+              {kind === 'article' && (
+                <div>
+                  <label htmlFor="f-slug" className={labelClass}>
+                    {t('desk.content.fields.slug')}
+                  </label>
+                  <input
+                    id="f-slug"
+                    name="slug"
+                    dir="ltr"
+                    defaultValue={state.values.slug ?? item.slug}
+                    readOnly={!canEditSlug}
+                    required
+                    maxLength={80}
+                    aria-invalid={state.issues.slug ? true : undefined}
+                    aria-describedby="f-slug-hint"
+                    className={`${inputClass} read-only:bg-slate-50`}
+                  />
+                  <p id="f-slug-hint" className="m-0 mt-1 text-xs text-ink-600">
+                    {canEditSlug ? t('desk.content.slug_hint') : t('desk.content.slug_fixed')}
+                  </p>
+                  {state.issues.slug && (
+                    <p className="m-0 mt-1 text-sm text-red-700">{issue(state.issues.slug)}</p>
+                  )}
+                </div>
+              )}
+              {fields.shared.map((spec) => (
+                <FieldInput key={spec.name} spec={spec} shared state={state} pictures={pictures} />
+              ))}
+            </div>
+          ) : (
+            <p className="m-0 text-sm text-ink-600">{t('desk.content.shared_on_english')}</p>
+          )}
+          <div className="grid gap-5">
+            {fields.texts.map((spec) => (
+              <FieldInput
+                key={spec.name}
+                spec={spec}
+                shared={false}
+                state={state}
+                pictures={pictures}
+              />
+            ))}
+          </div>
+
+          <div className="flex flex-wrap items-end gap-3 border-t border-slate-200 pt-5">
+            <button type="submit" name="action" value="save" className="btn-ghost">
+              {item.status === 'published' ? t('desk.content.save_live') : t('desk.content.save')}
+            </button>
+            {item.status !== 'published' && (
+              <button type="submit" name="action" value="publish" className="btn-primary">
+                {t('desk.content.publish')}
+              </button>
+            )}
+            {(item.status === 'published' || item.status === 'scheduled') && (
+              <button type="submit" name="action" value="unpublish" className="btn-ghost">
+                {t('desk.content.unpublish')}
+              </button>
+            )}
+          </div>
+          {item.status !== 'published' && (
+            <div className="flex flex-wrap items-end gap-3">
+              <div>
+                <label htmlFor="f-publish-at" className={labelClass}>
+                  {t('desk.content.publish_at', { zone: timeZone })}
+                </label>
+                <input
+                  id="f-publish-at"
+                  type="datetime-local"
+                  name="publish_at"
+                  defaultValue={state.values.publish_at ?? ''}
+                  aria-invalid={state.issues.publish_at ? true : undefined}
+                  aria-describedby="f-publish-at-hint"
+                  className={inputClass}
+                />
+              </div>
+              <button type="submit" name="action" value="schedule" className="btn-ghost">
+                {t('desk.content.schedule')}
+              </button>
+              <p id="f-publish-at-hint" className="m-0 w-full text-xs text-ink-600">
+                {t('desk.content.schedule_hint')}
+              </p>
+              {state.issues.publish_at && (
+                <p className="m-0 w-full text-sm text-red-700">{issue(state.issues.publish_at)}</p>
+              )}
+            </div>
+          )}
+        </form>
+
+        {revisions.length > 0 && (
+          <section aria-labelledby="revisions-title" className="space-y-3">
+            <h2 id="revisions-title" className="m-0 text-xl font-bold">
+              {t('desk.content.revisions')}
+            </h2>
+            <ol className="m-0 list-none space-y-2 p-0 text-sm">
+              {revisions.map((r) => (
+                <li
+                  key={r.id}
+                  className="flex flex-wrap items-center gap-3 rounded-lg border border-slate-200 px-3 py-2"
+                >
+                  <span className="font-semibold">v{r.version}</span>
+                  <span>{t(`desk.content.actions.${r.action as 'save'}`)}</span>
+                  <span dir="ltr">{r.author}</span>
+                  <span className="text-ink-600">{formatDateTime(uiLang, r.created_at)}</span>
+                  {r.version !== item.version && (
+                    <form method="post" action={`${base}/restore`} className="ms-auto">
+                      <input type="hidden" name="revision" value={r.id} />
+                      <input type="hidden" name="version" value={item.version} />
+                      <button
+                        type="submit"
+                        className="btn-ghost px-3 py-1 text-sm"
+                        aria-label={t('desk.content.restore_label', { n: r.version })}
+                      >
+                        {t('desk.content.restore')}
+                      </button>
+                    </form>
+                  )}
+                </li>
+              ))}
+            </ol>
+          </section>
+        )}
+      </div>
+    </>
+  )
+}
