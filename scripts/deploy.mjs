@@ -1,6 +1,7 @@
 // `npm run deploy`: from a fresh clone, after `wrangler login`, to a live site on your Cloudflare
 // account. Creates what is missing and leaves what exists; run again, it changes only the code.
-//   1. provision  the D1 database, the mail queue and its dead-letter queue
+//   1. provision  the D1 database, the mail queue and its dead-letter queue, the R2 bucket of
+//                 the desk's pictures
 //   2. secrets    AUTH_SIGNING_KEY and LINK_SECRET, generated only when the Worker has none
 //   3. migrations the remote D1 (what is not applied yet)
 //   4. deploy     the build, with ENVIRONMENT=production and the database's id
@@ -24,6 +25,7 @@ const args = process.argv.slice(2)
 const dryRun = args.includes('--dry-run')
 const BUILD_CONFIG = 'dist/growth_agency/wrangler.json'
 const vars = { ...config.vars, ENVIRONMENT: 'production' }
+const BUCKETS = (config.r2_buckets ?? []).map((b) => b.bucket_name)
 const QUEUES = [
   ...new Set([
     ...(config.queues?.producers ?? []).map((q) => q.queue),
@@ -113,6 +115,7 @@ async function main() {
   if (dryRun) {
     plan(`d1 list --json, then d1 create ${DATABASE.database_name} if it is not there`)
     plan(`queues list, then queues create for each missing one of ${QUEUES.join(', ')}`)
+    plan(`r2 bucket list, then r2 bucket create for each missing one of ${BUCKETS.join(', ')}`)
   } else {
     databaseId = remoteDatabaseId()
     if (databaseId) say(`D1 ${DATABASE.database_name}: exists (${databaseId})`)
@@ -130,6 +133,14 @@ async function main() {
       else {
         wrangler(['queues', 'create', queue], { quiet: true })
         say(`queue ${queue}: created`)
+      }
+    }
+    const buckets = wrangler(['r2', 'bucket', 'list'], { quiet: true })
+    for (const bucket of BUCKETS) {
+      if (new RegExp(`^name:\\s+${bucket}$`, 'm').test(buckets)) say(`R2 ${bucket}: exists`)
+      else {
+        wrangler(['r2', 'bucket', 'create', bucket], { quiet: true })
+        say(`R2 ${bucket}: created`)
       }
     }
   }

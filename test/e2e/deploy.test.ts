@@ -40,7 +40,7 @@ async function deploy(state: string, ...flags: string[]) {
 const stepsOf = (calls: string[]) =>
   calls
     .map((c) =>
-      /^(d1 list|d1 create|queues)/.test(c)
+      /^(d1 list|d1 create|queues|r2 bucket)/.test(c)
         ? 'provision'
         : c.startsWith('secret')
           ? 'secrets'
@@ -60,6 +60,7 @@ describe('npm run deploy', () => {
     expect(calls).toContain('d1 create growth-agency')
     expect(calls).toContain('queues create growth-agency-mail')
     expect(calls).toContain('queues create growth-agency-mail-dlq')
+    expect(calls).toContain('r2 bucket create growth-agency-media')
     expect(after.secrets.sort()).toEqual(['AUTH_SIGNING_KEY', 'LINK_SECRET'])
     // the database it created is the one migrated and bound, in production mode
     const [db] = after.databases
@@ -76,6 +77,7 @@ describe('npm run deploy', () => {
     expect(second.filter((c) => /create|secret bulk/.test(c))).toEqual([])
     expect(stepsOf(second)).toEqual(['provision', 'secrets', 'migrations', 'deploy'])
     expect(again.account.databases).toHaveLength(1)
+    expect(again.account.buckets).toEqual(['growth-agency-media'])
     expect(again.account.secrets.sort()).toEqual(['AUTH_SIGNING_KEY', 'LINK_SECRET'])
     expect(again.stdout).toContain('left as they are')
   })

@@ -2,10 +2,10 @@ import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { describe, expect, it } from 'vitest'
 import en from '../../locales/en.json'
-import { codeFor } from '../totp'
 import { useBrowser } from './browser'
 import { query } from './d1'
 import { mailTo } from './inbox'
+import { signInStaff } from './staff'
 
 // The agency's desk as staff use it: a second factor, the leads inbox, a lead, a booking, CSV.
 
@@ -18,7 +18,6 @@ const axeSource = readFileSync(
 
 describe('the agency desk', () => {
   it('staff sign in with a second factor, work a lead, cancel a booking and export CSV', async () => {
-    const staff = `e2e-staff-${crypto.randomUUID().slice(0, 6)}@example.org`
     const visitor = `e2e-lead-${crypto.randomUUID().slice(0, 6)}@example.org`
 
     // a lead and a booking from a visitor
@@ -46,33 +45,8 @@ describe('the agency desk', () => {
       ).status(),
     ).toBe(200)
 
-    // a staff account: sign up, the role (`npm run staff -- add`), an authenticator app
-    await page.locator('main').getByLabel(t.auth.email).fill(staff)
-    await page.locator('main').getByLabel(t.auth.password).fill('correct horse 1')
-    await page.locator('main form').getByRole('button', { name: t.auth.sign_up }).click()
-    await page.waitForURL((url) => url.pathname === '/')
-    await query(
-      `UPDATE auth_users SET app_metadata = json_set(app_metadata, '$.role', 'agency') WHERE email = '${staff}'`,
-    )
-    // without the second factor the desk does not exist
-    expect((await page.goto('/desk'))!.status()).toBe(404)
-    await page.goto('/account')
-    await page.getByRole('button', { name: t.auth.mfa_add }).click()
-    const secret = (await page.locator('[data-secret]').textContent())!.replace(/\s/g, '')
-    await page.getByLabel(t.auth.mfa_code).fill(codeFor(secret))
-    await page.getByRole('button', { name: t.auth.mfa_confirm }).click()
-    await page.waitForURL((url) => url.pathname === '/account' && !url.hash)
-    await page.locator('main').getByRole('button', { name: t.auth.sign_out }).click()
-    await page.waitForURL((url) => url.pathname === '/')
-    await page.goto('/auth?next=/desk')
-    await page.locator('main').getByLabel(t.auth.email).fill(staff)
-    await page.locator('main').getByLabel(t.auth.password).fill('correct horse 1')
-    await page.locator('main form').getByRole('button', { name: t.nav.sign_in }).click()
-    await page.waitForURL(/mode=mfa/)
-    await page.getByLabel(t.auth.mfa_code).fill(codeFor(secret, 1))
-    await page.getByRole('button', { name: t.auth.mfa_verify }).click()
-    await page.waitForURL((url) => url.pathname === '/desk' || url.pathname === '/')
-    expect((await page.goto('/desk'))!.status()).toBe(200)
+    // a staff account with a second factor, signed in
+    const staff = await signInStaff(page)
 
     // filter the inbox to the lead, open it, mark it handled with a note
     await page.getByLabel(t.desk.kind).selectOption('contact')

@@ -51,6 +51,7 @@ interface LiveRaw {
   slug: string
   shared: string
   texts: string
+  html?: string | null
   lang: Lang
   langs: string
   published_at: string | null
@@ -59,7 +60,9 @@ interface LiveRaw {
 const live = <T>(r: LiveRaw): LiveItem<T> => ({
   slug: r.slug,
   shared: JSON.parse(r.shared) as Json,
-  texts: JSON.parse(r.texts) as T,
+  texts: (r.html == null
+    ? JSON.parse(r.texts)
+    : { ...(JSON.parse(r.texts) as Json), html: r.html }) as T,
   lang: r.lang,
   langs: r.langs.split(',') as Lang[],
   published: r.published_at ?? r.updated_at,
@@ -79,11 +82,11 @@ export async function liveItems<T = Json>(
   lang: Lang,
   { brief = false } = {},
 ): Promise<LiveItem<T>[]> {
-  const texts = brief ? `json_remove(t.fields, '$.body', '$.html', '$.headings')` : 't.fields'
+  const texts = brief ? 't.fields AS texts' : 't.fields AS texts, t.html'
   const order = kind === 'article' ? 'i.published_at DESC, i.id DESC' : 'i.position, i.id'
   const { results } = await db
     .prepare(
-      `SELECT i.slug, i.fields AS shared, ${texts} AS texts, t.lang, ${LANGS_OF},
+      `SELECT i.slug, i.fields AS shared, ${texts}, t.lang, ${LANGS_OF},
               i.published_at, i.updated_at
        FROM content_items i JOIN content_texts t ON t.item_id = i.id AND t.lang = ?
        WHERE i.kind = ? AND i.status = 'published'
@@ -103,7 +106,7 @@ export async function liveItem<T = Json>(
 ): Promise<LiveItem<T> | null> {
   const row = await db
     .prepare(
-      `SELECT i.slug, i.fields AS shared, t.fields AS texts, t.lang, ${LANGS_OF},
+      `SELECT i.slug, i.fields AS shared, t.fields AS texts, t.html, t.lang, ${LANGS_OF},
               i.published_at, i.updated_at
        FROM content_items i JOIN content_texts t ON t.item_id = i.id AND t.lang IN (?, 'en')
        WHERE i.kind = ? AND i.slug = ? AND i.status = 'published'
@@ -175,14 +178,20 @@ export async function findItem(db: D1Database, kind: ContentKind, id: number) {
   const [items, texts] = await db.batch([
     db.prepare('SELECT * FROM content_items WHERE id = ? AND kind = ?').bind(id, kind),
     db
-      .prepare('SELECT lang, fields, source_at, updated_at FROM content_texts WHERE item_id = ?')
+      .prepare(
+        'SELECT lang, fields, body, html, source_at, updated_at FROM content_texts WHERE item_id = ?',
+      )
       .bind(id),
   ])
   const row = (items.results as RawItem[])[0]
   if (!row) return null
   const full: FullItem = { ...item(row), texts: {} }
-  for (const t of texts.results as (Omit<TextRow, 'fields'> & { fields: string })[])
-    full.texts[t.lang] = { ...t, fields: JSON.parse(t.fields) as Json }
+  type RawText = Omit<TextRow, 'fields'> & { fields: string; body: string | null; html: string | null }
+  for (const { body, html, ...t } of texts.results as RawText[])
+    full.texts[t.lang] = {
+      ...t,
+      fields: { ...(JSON.parse(t.fields) as Json), ...(body === null ? {} : { body, html }) },
+    }
   return full
 }
 
@@ -319,15 +328,18 @@ export async function saveItem(
   const idArgs = isNew ? [next.kind, next.slug] : [next.id]
   for (const lang of changed.texts) {
     const t = next.texts[lang]!
+    // an article's Markdown and HTML in their own columns (the lists never read them)
+    const { body = null, html = null, ...fields } = t.fields
     statements.push(
       db
         .prepare(
-          `INSERT INTO content_texts (item_id, lang, fields, source_at, updated_at)
-           VALUES (${id}, ?, ?, ?, ?)
+          `INSERT INTO content_texts (item_id, lang, fields, body, html, source_at, updated_at)
+           VALUES (${id}, ?, ?, ?, ?, ?, ?)
            ON CONFLICT (item_id, lang) DO UPDATE SET fields = excluded.fields,
+             body = excluded.body, html = excluded.html,
              source_at = excluded.source_at, updated_at = excluded.updated_at`,
         )
-        .bind(...idArgs, lang, JSON.stringify(t.fields), t.source_at, t.updated_at),
+        .bind(...idArgs, lang, JSON.stringify(fields), body, html, t.source_at, t.updated_at),
     )
   }
   for (const lang of changed.removed ?? [])

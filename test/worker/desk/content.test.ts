@@ -123,7 +123,7 @@ describe('saving', () => {
     expect(page).toContain('My own words, kept.')
     expect(page).toContain(staff.email)
     const stored = await env.DB.prepare(
-      `SELECT json_extract(fields, '$.body') AS body FROM content_texts WHERE item_id = ? AND lang = 'en'`,
+      `SELECT body FROM content_texts WHERE item_id = ? AND lang = 'en'`,
     )
       .bind(first.id)
       .first<{ body: string }>()

@@ -223,7 +223,7 @@ function FieldInput({
             value={value}
             min={spec.min}
             max={spec.max}
-            countText={t('desk.content.count', { min: spec.min, max: spec.max })}
+            countText={t('desk.content.count', { n: '{{n}}', min: spec.min, max: spec.max })}
             error={error}
             lang={state.lang}
             dir={dirOf(state.lang)}
