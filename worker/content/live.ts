@@ -1,5 +1,5 @@
 import type { Lang } from '../../client/lib/languages'
-import { liveItem, liveItems, type LiveItem } from '../db/content'
+import { liveItemQuery, liveItemsQuery, readLive, type LiveItem } from '../db/content'
 
 /**
  * What the public pages read of the content (db/content.ts does the SQL): typed per kind. A page
@@ -72,18 +72,44 @@ export interface FaqTexts {
 }
 export type Question = LiveItem<FaqTexts> & { shared: { group: string } }
 
-export const articles = (db: D1Database, lang: Lang) =>
-  liveItems<ArticleTexts>(db, 'article', lang, { brief: true }) as Promise<Article[]>
-export const article = (db: D1Database, slug: string, lang: Lang) =>
-  liveItem<ArticleTexts>(db, 'article', slug, lang) as Promise<Article | null>
-export const caseStudies = (db: D1Database, lang: Lang) =>
-  liveItems<CaseTexts>(db, 'case', lang) as Promise<CaseStudy[]>
-export const testimonials = (db: D1Database, lang: Lang) =>
-  liveItems<TestimonialTexts>(db, 'testimonial', lang)
-export const plans = (db: D1Database, lang: Lang) =>
-  liveItems<PlanTexts>(db, 'plan', lang) as Promise<Plan[]>
-export const questions = (db: D1Database, lang: Lang) =>
-  liveItems<FaqTexts>(db, 'faq', lang) as Promise<Question[]>
+/** Each page's reads, one batch each. */
+export async function articles(db: D1Database, lang: Lang) {
+  const [list] = await readLive(db, [liveItemsQuery(db, 'article', lang, { brief: true })])
+  return list as Article[]
+}
+
+/** An article and the list its related reading comes from. */
+export async function articlePage(db: D1Database, slug: string, lang: Lang) {
+  const [found, list] = await readLive(db, [
+    liveItemQuery(db, 'article', slug, lang),
+    liveItemsQuery(db, 'article', lang, { brief: true }),
+  ])
+  return { article: (found[0] as Article | undefined) ?? null, list: list as Article[] }
+}
+
+export async function caseStudies(db: D1Database, lang: Lang) {
+  const [list] = await readLive(db, [liveItemsQuery(db, 'case', lang)])
+  return list as CaseStudy[]
+}
+
+export async function testimonials(db: D1Database, lang: Lang) {
+  const [list] = await readLive(db, [liveItemsQuery(db, 'testimonial', lang)])
+  return list as LiveItem<TestimonialTexts>[]
+}
+
+/** The plans and the questions (the pricing page shows both). */
+export async function plansAndQuestions(db: D1Database, lang: Lang) {
+  const [plans, questions] = await readLive(db, [
+    liveItemsQuery(db, 'plan', lang),
+    liveItemsQuery(db, 'faq', lang),
+  ])
+  return { plans: plans as Plan[], questions: questions as Question[] }
+}
+
+export async function questions(db: D1Database, lang: Lang) {
+  const [list] = await readLive(db, [liveItemsQuery(db, 'faq', lang)])
+  return list as Question[]
+}
 
 export const readingMinutes = (words: number) => Math.max(1, Math.round(words / 200))
 

@@ -73,18 +73,18 @@ const LANGS_OF = `(SELECT group_concat(lang) FROM content_texts WHERE item_id = 
 
 /**
  * The published items of a kind in a language, in their order (articles newest first). Items
- * without a text in this language are absent from it. `brief`: an article's body and HTML left
- * out (the lists never show them).
+ * without a text in this language are absent from it. `brief`: an article's HTML left out (the
+ * lists never show it). A statement, so a page can send its reads in one batch (`readLive`).
  */
-export async function liveItems<T = Json>(
+export function liveItemsQuery(
   db: D1Database,
   kind: ContentKind,
   lang: Lang,
   { brief = false } = {},
-): Promise<LiveItem<T>[]> {
+) {
   const texts = brief ? 't.fields AS texts' : 't.fields AS texts, t.html'
   const order = kind === 'article' ? 'i.published_at DESC, i.id DESC' : 'i.position, i.id'
-  const { results } = await db
+  return db
     .prepare(
       `SELECT i.slug, i.fields AS shared, ${texts}, t.lang, ${LANGS_OF},
               i.published_at, i.updated_at
@@ -93,18 +93,11 @@ export async function liveItems<T = Json>(
        ORDER BY ${order}`,
     )
     .bind(lang, kind)
-    .all<LiveRaw>()
-  return results.map((r) => live<T>(r))
 }
 
 /** One published item in a language, or in English where it has no text in that one. */
-export async function liveItem<T = Json>(
-  db: D1Database,
-  kind: ContentKind,
-  slug: string,
-  lang: Lang,
-): Promise<LiveItem<T> | null> {
-  const row = await db
+export const liveItemQuery = (db: D1Database, kind: ContentKind, slug: string, lang: Lang) =>
+  db
     .prepare(
       `SELECT i.slug, i.fields AS shared, t.fields AS texts, t.html, t.lang, ${LANGS_OF},
               i.published_at, i.updated_at
@@ -113,8 +106,11 @@ export async function liveItem<T = Json>(
        ORDER BY t.lang = ? DESC LIMIT 1`,
     )
     .bind(lang, kind, slug, lang)
-    .first<LiveRaw>()
-  return row ? live<T>(row) : null
+
+/** A page's reads of the content, in one round trip: each statement's items. */
+export async function readLive(db: D1Database, statements: D1PreparedStatement[]) {
+  const results = await db.batch<LiveRaw>(statements)
+  return results.map((r) => r.results.map((row) => live(row)))
 }
 
 /** The published articles' addresses and languages (the sitemap). */
@@ -186,7 +182,11 @@ export async function findItem(db: D1Database, kind: ContentKind, id: number) {
   const row = (items.results as RawItem[])[0]
   if (!row) return null
   const full: FullItem = { ...item(row), texts: {} }
-  type RawText = Omit<TextRow, 'fields'> & { fields: string; body: string | null; html: string | null }
+  type RawText = Omit<TextRow, 'fields'> & {
+    fields: string
+    body: string | null
+    html: string | null
+  }
   for (const { body, html, ...t } of texts.results as RawText[])
     full.texts[t.lang] = {
       ...t,

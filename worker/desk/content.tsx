@@ -84,9 +84,12 @@ async function loadItem(c: Context<AppEnv>) {
   return findItem(c.env.DB, kind, id.output)
 }
 
-/** The language tab asked for; a new item, or one without English yet, starts in English. */
+/**
+ * The language tab asked for (`?tab=`: `?lang=` is the desk's own language); a new item, or one
+ * without English yet, starts in English.
+ */
 function tabOf(c: Context<AppEnv>, item: FullItem): Lang {
-  const asked = c.req.query('lang')
+  const asked = c.req.query('tab')
   return item.texts.en && isLang(asked) ? asked : 'en'
 }
 
@@ -289,7 +292,7 @@ deskContent.post('/:kind/:id', sameSiteOnly(), limitBody(DESK_CONTENT_BYTES), as
     })
     // this isolate keys its pages by the new generation at once
     if (live) await currentGenerations(c.env.DB, { afterChange: true })
-    return c.redirect(`/desk/content/${kind}/${saved.id}?lang=${lang}&done=${action.output}`, 303)
+    return c.redirect(`/desk/content/${kind}/${saved.id}?tab=${lang}&done=${action.output}`, 303)
   } catch (err) {
     if (!isStaleSave(err)) throw err
     const newest = await findItem(c.env.DB, kind, current.id)

@@ -1,11 +1,11 @@
 import { Hono, type Context, type Handler } from 'hono'
 import { consentOf } from '../render/consent'
 import {
-  article,
+  articlePage,
   articles,
   caseStudies,
   categoriesOf,
-  plans,
+  plansAndQuestions,
   questions,
   relatedTo,
   testimonials,
@@ -122,11 +122,8 @@ const handlers: Record<PagePath, Handler<AppEnv>> = {
     ({ data }) => <PricingPage plans={data.plans} faqs={data.faqs} />,
     {
       load: async (c) => {
-        const [all, faqs] = await Promise.all([
-          plans(c.env.DB, c.var.lang),
-          questions(c.env.DB, c.var.lang),
-        ])
-        return { plans: all, faqs: faqs.filter((q) => q.shared.group === 'pricing') }
+        const { plans, questions } = await plansAndQuestions(c.env.DB, c.var.lang)
+        return { plans, faqs: questions.filter((q) => q.shared.group === 'pricing') }
       },
       faqs: (data) => data.faqs.map((q) => q.texts),
     },
@@ -250,7 +247,7 @@ const handlers: Record<PagePath, Handler<AppEnv>> = {
   '/blog/:slug': async (c) => {
     const { t, lang } = c.var
     const slug = c.req.param('slug') ?? ''
-    const [a, list] = await Promise.all([article(c.env.DB, slug, lang), articles(c.env.DB, lang)])
+    const { article: a, list } = await articlePage(c.env.DB, slug, lang)
     if (!a) return c.notFound()
     const path = `/blog/${a.slug}`
     // the social cards drawn for the articles from before the desk; the blog's for the others

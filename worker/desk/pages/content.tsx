@@ -462,7 +462,7 @@ export function ContentEditorPage({
             </p>
             {state.issues.form === 'stale' && (
               <p className="m-0 mt-1">
-                <a href={`${base}?lang=${tab}`} className="font-semibold text-brand-700">
+                <a href={`${base}?tab=${tab}`} className="font-semibold text-brand-700">
                   {t('desk.content.open_newest')}
                 </a>
               </p>
@@ -486,7 +486,7 @@ export function ContentEditorPage({
                 <li key={l}>
                   {usable ? (
                     <a
-                      href={`${base}?lang=${l}`}
+                      href={`${base}?tab=${l}`}
                       aria-current={l === tab ? 'page' : undefined}
                       className={`block rounded-lg border px-3 py-1.5 no-underline aria-[current=page]:border-brand-600 aria-[current=page]:bg-brand-600 aria-[current=page]:text-white ${state2 === 'stale' ? 'border-amber-400 text-amber-900' : state2 === 'missing' ? 'border-dashed border-slate-400 text-ink-600' : 'border-slate-300 text-ink-700'}`}
                     >
