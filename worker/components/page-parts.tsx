@@ -37,6 +37,41 @@ export function Artwork({
   )
 }
 
+/**
+ * A piece of content's picture: its cover from the desk (/media/, its own size), or else its
+ * illustration from before the desk, described by `artworkAlt`; nothing when it has neither.
+ */
+export function ContentPicture({
+  cover,
+  coverAlt,
+  artwork,
+  artworkAlt,
+  eager = false,
+  className = '',
+}: {
+  cover?: { name: string; width: number; height: number }
+  coverAlt?: string
+  artwork?: string
+  artworkAlt: string
+  eager?: boolean
+  className?: string
+}) {
+  if (cover)
+    return (
+      <img
+        src={`/media/${cover.name}`}
+        width={cover.width}
+        height={cover.height}
+        alt={coverAlt ?? ''}
+        loading={eager ? undefined : 'lazy'}
+        decoding="async"
+        className={`block h-auto w-full rounded-2xl object-cover ${className}`}
+      />
+    )
+  if (!artwork) return null
+  return <Artwork name={artwork} alt={artworkAlt} eager={eager} className={className} />
+}
+
 /** The top band of an inner page: breadcrumbs, the page's h1 and its lead text. */
 export function PageHero({
   title,

@@ -1,5 +1,5 @@
 import { Icon } from '../../client/components/icon'
-import { Artwork, CtaBand, PageHero } from '../components/page-parts'
+import { ContentPicture, CtaBand, PageHero } from '../components/page-parts'
 import { formatDay } from '../i18n/format'
 import { LANGUAGE_NAMES, dirOf } from '../../client/lib/languages'
 import { categoriesOf, readingMinutes, type Article } from '../content/live'
@@ -13,24 +13,12 @@ function useDates() {
 /** The article's picture: its cover from the desk, or its illustration from before the desk. */
 function ArticleImage({ a, eager = false }: { a: Article; eager?: boolean }) {
   const { t } = usePage()
-  const { cover, artwork } = a.shared
-  if (cover)
-    return (
-      <img
-        src={`/media/${cover.name}`}
-        width={cover.width}
-        height={cover.height}
-        alt={a.texts.cover_alt ?? ''}
-        loading={eager ? undefined : 'lazy'}
-        decoding="async"
-        className={`block h-auto w-full rounded-2xl object-cover ${eager ? 'mb-8' : 'mb-5'}`}
-      />
-    )
-  if (!artwork) return null
   return (
-    <Artwork
-      name={artwork}
-      alt={t('blog.image_alt', { title: a.texts.title })}
+    <ContentPicture
+      cover={a.shared.cover}
+      coverAlt={a.texts.cover_alt}
+      artwork={a.shared.artwork}
+      artworkAlt={t('blog.image_alt', { title: a.texts.title })}
       eager={eager}
       className={eager ? 'mb-8' : 'mb-5'}
     />

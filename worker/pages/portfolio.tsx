@@ -1,33 +1,6 @@
-import { Artwork, CtaBand, PageHero } from '../components/page-parts'
+import { ContentPicture, CtaBand, PageHero } from '../components/page-parts'
 import type { CaseStudy } from '../content/live'
 import { usePage } from '../render/context'
-
-/** A case's picture: its cover from the desk, or its illustration from before the desk. */
-function CaseImage({ item, eager }: { item: CaseStudy; eager: boolean }) {
-  const { t } = usePage()
-  const { cover, artwork } = item.shared
-  if (cover)
-    return (
-      <img
-        src={`/media/${cover.name}`}
-        width={cover.width}
-        height={cover.height}
-        alt={item.texts.cover_alt ?? ''}
-        loading={eager ? undefined : 'lazy'}
-        decoding="async"
-        className="mb-5 block h-auto w-full rounded-2xl object-cover"
-      />
-    )
-  if (!artwork) return null
-  return (
-    <Artwork
-      name={artwork}
-      alt={t('portfolio.image_alt', { title: item.texts.title })}
-      eager={eager}
-      className="mb-5"
-    />
-  )
-}
 
 export function PortfolioPage({ cases }: { cases: CaseStudy[] }) {
   const { t } = usePage()
@@ -47,7 +20,14 @@ export function PortfolioPage({ cases }: { cases: CaseStudy[] }) {
                 <li key={item.slug}>
                   <article className="card flex h-full flex-col">
                     {/* the first row is in the first screen on a desktop */}
-                    <CaseImage item={item} eager={i < 2} />
+                    <ContentPicture
+                      cover={item.shared.cover}
+                      coverAlt={c.cover_alt}
+                      artwork={item.shared.artwork}
+                      artworkAlt={t('portfolio.image_alt', { title: c.title })}
+                      eager={i < 2}
+                      className="mb-5"
+                    />
                     <p className="m-0 flex flex-wrap gap-2 text-xs font-semibold">
                       <span className="rounded-full bg-brand-50 px-3 py-1 text-brand-700">
                         {c.platform}
