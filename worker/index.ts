@@ -5,6 +5,7 @@ import { readConfig } from './config'
 import type { AppEnv, Bindings } from './env'
 import type { MailJob } from './mail/enqueue'
 import { consumeMail } from './mail/queue'
+import { consumeNewsletter, NEWSLETTER_QUEUE, type NewsletterJob } from './newsletter/send'
 import { onSchedule } from './scheduled'
 import type { Translator } from './i18n/translator'
 import { d1Session } from './middleware/d1-session'
@@ -43,6 +44,17 @@ app.use('/book', async function frameableBySelf(c, next) {
       'Content-Security-Policy',
       csp.replace("frame-ancestors 'none'", "frame-ancestors 'self'"),
     )
+  c.res.headers.set('X-Frame-Options', 'SAMEORIGIN')
+})
+// A newsletter's preview is the e-mail itself: inline styles, no script, framed by the desk.
+app.use('/desk/newsletters/:id/email', async function mailPreviewPolicy(c, next) {
+  await next()
+  if (!c.res.headers.has('Content-Security-Policy')) return
+  c.res.headers.set(
+    'Content-Security-Policy',
+    "default-src 'none'; img-src 'self' https: data:; style-src 'unsafe-inline'; " +
+      "frame-ancestors 'self'; base-uri 'none'; form-action 'none'; sandbox",
+  )
   c.res.headers.set('X-Frame-Options', 'SAMEORIGIN')
 })
 app.use(security())
@@ -113,8 +125,12 @@ export default {
       await settleBody(request)
     }
   },
-  /** E-mail delivery (worker/mail/queue.ts). */
-  queue: consumeMail,
+  /** E-mail delivery (worker/mail/queue.ts); newsletters' sending steps (newsletter/send.ts). */
+  async queue(batch: MessageBatch<MailJob | NewsletterJob>, env: Bindings) {
+    if (batch.queue.startsWith(NEWSLETTER_QUEUE))
+      return consumeNewsletter(batch as MessageBatch<NewsletterJob>, env)
+    return consumeMail(batch as MessageBatch<MailJob>, env)
+  },
   /** Stale e-mails back on the queue, newsletters; daily: the agency's digest, clean-up. */
   scheduled: onSchedule,
-} satisfies ExportedHandler<Bindings, MailJob>
+} satisfies ExportedHandler<Bindings, MailJob | NewsletterJob>

@@ -5,7 +5,7 @@ import { limitOf } from './auth-service/settings'
 import { purgePendingSubscriptions } from './db/personal-data'
 import type { Bindings } from './env'
 import { requeueStale, sendDigest } from './mail/queue'
-import { sendReadyNewsletters } from './services/newsletter'
+import { startDueIssues } from './newsletter/send'
 
 /**
  * Daily (README: "Retention"), as the privacy policy states: sign-ups never confirmed, 30 days
@@ -30,7 +30,7 @@ export async function onSchedule(controller: ScheduledController, env: Bindings)
       console.log('published', published)
       await currentGenerations(env.DB, { afterChange: true })
     }
-    await sendReadyNewsletters(env)
+    await startDueIssues(env)
     await requeueStale(env)
   }
 }

@@ -49,7 +49,7 @@ mailEvents.post('/', limitBody(64 * 1024), async (c) => {
   if (reason) {
     for (const address of data.to ?? []) await suppress(c.env.DB, await emailHash(address), reason)
     if (data.email_id)
-      await markBounced(c.env.DB, data.email_id, `${reason} reported by the provider`)
+      await markBounced(c.env.DB, data.email_id, reason, `${reason} reported by the provider`)
   }
   return c.json({ received: true })
 })

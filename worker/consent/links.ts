@@ -61,6 +61,18 @@ async function secretOf(env: Bindings): Promise<string> {
   if (env.LINK_SECRET) return env.LINK_SECRET
   if (env.ENVIRONMENT === 'production')
     throw new LinkConfigError('LINK_SECRET is not set: e-mailed links cannot be made in production')
+  // read once per isolate and database: a newsletter seals a link for every one of its e-mails
+  let stored = storedSecrets.get(env.DB)
+  if (!stored) {
+    storedSecrets.set(env.DB, (stored = storedSecret(env)))
+    stored.catch(() => storedSecrets.delete(env.DB))
+  }
+  return stored
+}
+
+const storedSecrets = new WeakMap<D1Database, Promise<string>>()
+
+async function storedSecret(env: Bindings) {
   const fresh = base64url.encode(crypto.getRandomValues(new Uint8Array(32)))
   // two first requests racing both insert-or-keep, then read the one row that won
   await env.DB.prepare(

@@ -97,6 +97,18 @@ export async function markRetry(db: D1Database, id: number, provider: string, er
     .run()
 }
 
+/** Back in the queue without counting the attempt: the provider asked us to wait (429, pace). */
+export async function unclaimMail(db: D1Database, id: number, error: string | null) {
+  await db
+    .prepare(
+      `UPDATE mail_outbox SET status = 'queued', attempts = max(attempts - 1, 0),
+       last_error = coalesce(?, last_error), updated_at = ?
+       WHERE id = ? AND status = 'sending'`,
+    )
+    .bind(error?.slice(0, 500) ?? null, now(), id)
+    .run()
+}
+
 export async function markFailed(db: D1Database, id: number, error: string, forget = false) {
   await db
     .prepare(
@@ -127,13 +139,13 @@ export async function staleMail(db: D1Database, queuedBefore: string, sendingBef
     db
       .prepare(
         `UPDATE mail_outbox SET status = 'queued', updated_at = ?
-         WHERE status = 'sending' AND updated_at < ? RETURNING id`,
+         WHERE status = 'sending' AND updated_at < ? AND newsletter_id IS NULL RETURNING id`,
       )
       .bind(now(), sendingBefore),
     db
       .prepare(
         `SELECT id FROM mail_outbox
-         WHERE status = 'queued' AND updated_at < ?
+         WHERE status = 'queued' AND updated_at < ? AND newsletter_id IS NULL
          ORDER BY id LIMIT 500`,
       )
       .bind(queuedBefore),
@@ -177,12 +189,17 @@ export function lastMailOf(db: D1Database, kind: string) {
 }
 
 /** A sent e-mail the provider reports bounced or complained of. */
-export async function markBounced(db: D1Database, providerMessageId: string, error: string) {
+export async function markBounced(
+  db: D1Database,
+  providerMessageId: string,
+  feedback: 'bounce' | 'complaint',
+  error: string,
+) {
   await db
     .prepare(
-      `UPDATE mail_outbox SET status = 'failed', last_error = ?, updated_at = ?
+      `UPDATE mail_outbox SET status = 'failed', feedback = ?, last_error = ?, updated_at = ?
        WHERE provider_message_id = ?`,
     )
-    .bind(error, now(), providerMessageId)
+    .bind(feedback, error, now(), providerMessageId)
     .run()
 }

@@ -12,6 +12,7 @@ import { csvLine } from './csv'
 import { readCursor, readFilter, writeCursor } from './filter'
 import { staffOnly } from './guard'
 import { deskMail } from './mail'
+import { deskNewsletters } from './newsletters'
 import { deskVisits } from './visits'
 
 /**
@@ -25,6 +26,7 @@ desk.route('/bookings', deskBookings)
 desk.route('/mail', deskMail)
 desk.route('/visits', deskVisits)
 desk.route('/content', deskContent)
+desk.route('/newsletters', deskNewsletters)
 
 const PAGE_SIZE = 50
 /** Rows a CSV export holds at most (in pages of 500, each an index range per table). */

@@ -5,9 +5,11 @@ import {
   markRetry,
   markSent,
   markSuppressed,
+  unclaimMail,
 } from '../db/outbox'
 import type { Bindings } from '../env'
 import { emailHash } from '../hash'
+import { holdUntil, realClock, reserveSlot, type Clock } from './pace'
 import { mailProvider } from './providers'
 import { errorText } from './providers/provider'
 import { renderMail } from './render'
@@ -19,7 +21,14 @@ export const MAX_ATTEMPTS = 7
 /** 30 s, 1, 2, 4, 8 min, capped at 10: a provider's bad minute passes, a bad hour is retried. */
 export const retryDelay = (attempt: number) => Math.min(30 * 2 ** (attempt - 1), 600)
 
-export type Delivery = { done: true } | { retryIn: number }
+/** How long a sender waits in place for its slot; further ahead, it comes back later. */
+export const MAX_SLOT_WAIT_MS = 5_000
+
+/**
+ * `retryIn`: a failed attempt, tried again after the delay. `waitFor`: the provider's pace or
+ * its 429 said "later": not an attempt, the e-mail comes back after that many seconds.
+ */
+export type Delivery = { done: true } | { retryIn: number } | { waitFor: number }
 
 /**
  * Once the provider took the message it must never be sent again: the record is retried here,
@@ -48,7 +57,12 @@ async function recordSent(
  * Delivers one outbox e-mail, once: it is claimed (queued → sending) before anything is sent,
  * so a second delivery of the same queue message finds nothing to do; the result is recorded.
  */
-export async function deliver(env: Bindings, id: number, attempt: number): Promise<Delivery> {
+export async function deliver(
+  env: Bindings,
+  id: number,
+  attempt: number,
+  clock: Clock = realClock,
+): Promise<Delivery> {
   const row = await claimMail(env.DB, id)
   if (!row) return { done: true }
   // the row counts every attempt, also across a re-queue by the cron (the queue's count restarts)
@@ -64,10 +78,29 @@ export async function deliver(env: Bindings, id: number, attempt: number): Promi
     }
     const message = await renderMail(env, row)
     const provider = mailProvider(env)
+    const slot = await reserveSlot(
+      env.DB,
+      provider.name,
+      provider.rate,
+      clock.now(),
+      MAX_SLOT_WAIT_MS,
+    )
+    if ('busyUntil' in slot) {
+      await unclaimMail(env.DB, id, null)
+      return { waitFor: Math.max(1, Math.ceil((slot.busyUntil - clock.now()) / 1000)) }
+    }
+    if (slot.at > clock.now()) await clock.sleep(slot.at - clock.now())
     const result = await provider.send(message)
     if (result.ok) {
       await recordSent(env, id, provider.name, result.messageId, secret)
       return { done: true }
+    }
+    if (result.retryAfter !== undefined) {
+      // a 429: the provider's "later" holds for every sender, and costs this e-mail no attempt
+      const wait = Math.max(1, Math.ceil(result.retryAfter))
+      await holdUntil(env.DB, provider.name, clock.now() + wait * 1000)
+      await unclaimMail(env.DB, id, result.error)
+      return { waitFor: wait }
     }
     if (result.retry && attempt < MAX_ATTEMPTS) {
       await markRetry(env.DB, id, provider.name, result.error)

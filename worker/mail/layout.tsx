@@ -140,11 +140,15 @@ function Body({ letter }: { letter: Letter }): ReactNode {
   return (
     <>
       {letter.greeting && <p style={text}>{letter.greeting}</p>}
-      {letter.paragraphs.map((p, i) => (
-        <p key={i} style={text}>
-          {p}
-        </p>
-      ))}
+      {letter.sanitizedHtml !== undefined ? (
+        <div dangerouslySetInnerHTML={{ __html: letter.sanitizedHtml }} />
+      ) : (
+        letter.paragraphs.map((p, i) => (
+          <p key={i} style={text}>
+            {p}
+          </p>
+        ))
+      )}
       {letter.code && (
         <p
           style={{

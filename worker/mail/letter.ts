@@ -22,6 +22,11 @@ export interface Letter {
   preview: string
   greeting?: string
   paragraphs: string[]
+  /**
+   * Rich body HTML that stands for the paragraphs in the HTML part (the paragraphs stay the
+   * text part): only ever the output of a sanitiser (worker/newsletter/body.ts).
+   */
+  sanitizedHtml?: string
   /** A code to type, shown large (one-time codes). */
   code?: string
   action?: { label: string; url: string }

@@ -3,13 +3,18 @@ import { lastMailOf, markFailed, staleMail } from '../db/outbox'
 import type { Bindings } from '../env'
 import { createTranslator } from '../i18n/translator'
 import { deliver, retryDelay } from './deliver'
+import { realClock, type Clock } from './pace'
 import { agencyLanguage, insertedIds, mailRow, sendJobs, type MailJob } from './enqueue'
 
 /**
  * The mail queue's consumer: each message is one outbox id. The dead-letter queue's consumer
  * records as failed what the main consumer could not finish.
  */
-export async function consumeMail(batch: MessageBatch<MailJob>, env: Bindings) {
+export async function consumeMail(
+  batch: MessageBatch<MailJob>,
+  env: Bindings,
+  clock: Clock = realClock,
+) {
   const deadLetters = batch.queue.endsWith('-dlq')
   for (const message of batch.messages) {
     const id = Number(message.body?.id)
@@ -23,9 +28,13 @@ export async function consumeMail(batch: MessageBatch<MailJob>, env: Bindings) {
         message.ack()
         continue
       }
-      const result = await deliver(env, id, message.attempts)
+      const result = await deliver(env, id, message.attempts, clock)
       if ('retryIn' in result) message.retry({ delaySeconds: result.retryIn })
-      else message.ack()
+      else if ('waitFor' in result) {
+        // a wait is no failed delivery: a new message, so the queue's retry count is not spent
+        await env.MAIL_QUEUE.send({ id }, { delaySeconds: result.waitFor, contentType: 'json' })
+        message.ack()
+      } else message.ack()
     } catch (err) {
       // the database itself is out of reach: the queue tries again later
       console.error('mail: delivery failed', id, err)

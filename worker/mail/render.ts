@@ -13,7 +13,11 @@ import { mailContext } from './templates/context'
  * An outbox row as a complete message, in the recipient's language: the template's letter,
  * laid out as text and HTML, with the sender, reply address and headers.
  */
-export async function renderMail(env: Bindings, row: OutboxRow): Promise<MailMessage> {
+export async function renderMail(
+  env: Bindings,
+  row: OutboxRow,
+  unsubscribeToken?: string,
+): Promise<MailMessage> {
   if (!isMailKind(row.kind)) throw new Error(`no template for "${row.kind}"`)
   const lang = isLang(row.language) ? row.language : 'en'
   const t = createTranslator(lang)
@@ -25,7 +29,14 @@ export async function renderMail(env: Bindings, row: OutboxRow): Promise<MailMes
   )
   const headers: Record<string, string> = {}
   const unsubscribe =
-    template.category === 'marketing' ? await unsubscribeUrl(env, config.siteUrl, row) : undefined
+    template.category === 'marketing'
+      ? linkUrl(
+          config.siteUrl,
+          '/unsubscribe',
+          unsubscribeToken ?? (await sealedUnsubscribe(env, row)),
+          row.language,
+        )
+      : undefined
   if (unsubscribe) {
     // RFC 8058 one-click unsubscribe, for the mailbox's own button
     headers['List-Unsubscribe'] = `<${unsubscribe}>`
@@ -53,8 +64,36 @@ export async function renderMail(env: Bindings, row: OutboxRow): Promise<MailMes
   }
 }
 
-/** Every marketing e-mail's own unsubscribe link: sealed for its address, in its language. */
-async function unsubscribeUrl(env: Bindings, siteUrl: string, row: OutboxRow) {
-  const token = await sealLink(env, { p: 'unsubscribe', e: row.to_address.trim().toLowerCase() })
-  return linkUrl(siteUrl, '/unsubscribe', token, row.language)
+/** Every marketing e-mail's own unsubscribe link: sealed for its address. */
+const sealedUnsubscribe = (env: Bindings, row: Pick<OutboxRow, 'to_address'>) =>
+  sealLink(env, { p: 'unsubscribe', e: row.to_address.trim().toLowerCase() })
+
+/** Stands for the unsubscribe token in a rendering shared by many addresses. */
+const PLACEHOLDER = 'UNSUBSCRIBE-TOKEN-PLACEHOLDER'
+
+/**
+ * Many e-mails of one mailing (a newsletter's batch): rows of the same kind, data and language
+ * differ only in their address and its unsubscribe link, so each such group is laid out once
+ * and each row gets its own sealed token in place (the token is base64url: nothing to escape).
+ */
+export async function renderMany(env: Bindings, rows: OutboxRow[]): Promise<MailMessage[]> {
+  const shared = new Map<string, Promise<MailMessage>>()
+  return Promise.all(
+    rows.map(async (row) => {
+      const key = JSON.stringify([row.kind, row.language, row.site_url, row.data])
+      let base = shared.get(key)
+      if (!base) shared.set(key, (base = renderMail(env, row, PLACEHOLDER)))
+      const message = await base
+      const token = await sealedUnsubscribe(env, row)
+      const own = (s: string) => s.replaceAll(PLACEHOLDER, token)
+      return {
+        ...message,
+        id: row.id,
+        to: row.to_address,
+        text: own(message.text),
+        html: own(message.html),
+        headers: Object.fromEntries(Object.entries(message.headers).map(([k, v]) => [k, own(v)])),
+      }
+    }),
+  )
 }

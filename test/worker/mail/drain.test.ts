@@ -23,11 +23,19 @@ describe('200 sign-ups, a provider failing 30 % of calls', () => {
     async () => {
       // the queue as the sign-ups see it: its messages are kept to be played out below
       const queued: { id: number; attempts: number; at: number }[] = []
+      // the simulated clock, in seconds: the consumer's pace and its waits follow it
+      let clock = 0
+      const simulated = {
+        now: () => clock * 1000,
+        sleep: async (ms: number) => void (clock += ms / 1000),
+      }
       const queue = {
         sendBatch: async (messages: Iterable<MessageSendRequest<MailJob>>) => {
           for (const m of messages) queued.push({ id: m.body.id, attempts: 1, at: 0 })
         },
-        send: async () => {},
+        // a wait (the provider's pace, a 429) comes back as a new message after its delay
+        send: async (body: MailJob, options?: QueueSendOptions) =>
+          void queued.push({ id: body.id, attempts: 1, at: clock + (options?.delaySeconds ?? 0) }),
       } as unknown as Queue<MailJob>
       const site: Bindings = { ...env, MAIL_QUEUE: queue }
       const run = crypto.randomUUID().slice(0, 6)
@@ -68,12 +76,17 @@ describe('200 sign-ups, a provider failing 30 % of calls', () => {
         accepted.set(key, (accepted.get(key) ?? 0) + 1)
         return Response.json({ id: `re_${key}` })
       })
-      const provider: Bindings = { ...env, MAIL_PROVIDER: 'resend', RESEND_API_KEY: 're_test' }
+      const provider: Bindings = {
+        ...env,
+        MAIL_PROVIDER: 'resend',
+        RESEND_API_KEY: 're_test',
+        MAIL_QUEUE: queue,
+      }
 
       // play the queue out: batches of 10, a retry comes back after its delay
-      let clock = 0
       let pending = queued.splice(0)
-      while (pending.length) {
+      while (pending.length || queued.length) {
+        pending.push(...queued.splice(0))
         clock = Math.max(clock, Math.min(...pending.map((p) => p.at)))
         const due = pending.filter((p) => p.at <= clock).slice(0, 10)
         pending = pending.filter((p) => !due.includes(p))
@@ -87,7 +100,7 @@ describe('200 sign-ups, a provider failing 30 % of calls', () => {
           })),
         )
         const ctx = createExecutionContext()
-        await consumeMail(batch, provider)
+        await consumeMail(batch, provider, simulated)
         const result = await getQueueResult(batch, ctx)
         for (const retry of result.retryMessages) {
           const d = due.find((x) => retry.msgId.startsWith(`m${x.id}-${x.attempts}-`))!

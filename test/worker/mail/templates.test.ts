@@ -1,12 +1,13 @@
 import { env } from 'cloudflare:test'
 import ICAL from 'ical.js'
-import { describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import ar from '../../../locales/ar.json'
 import en from '../../../locales/en.json'
 import { describeSlot } from '../../../worker/booking/invitation'
 import type { OutboxRow } from '../../../worker/db/outbox'
 import { renderMail } from '../../../worker/mail/render'
 import { TEMPLATES, type MailKind } from '../../../worker/mail/templates'
+import { issueWith } from '../newsletter'
 
 // Every kind of e-mail, in English and Arabic: subject, text, HTML, headers, attachment.
 
@@ -27,6 +28,8 @@ const SAMPLES: Record<MailKind, unknown> = {
   welcome: { name: 'Ada' },
   subscribe_confirm: { name: 'Ada', nonce: '0b7e5a4c-0000-4000-8000-000000000001' },
   newsletter: { subject: 'Five listing fixes', paragraphs: ['First.', 'Second.'] },
+  // an issue of the desk (written in beforeAll): its text is read from D1 in the language
+  newsletter_test: { issue: 0 },
   data_request: { action: 'erase', email: 'reader@example.org' },
   guide: { name: 'Ada', guide: 'social-media-growth-kit' },
   booking_confirmation: booked,
@@ -70,6 +73,15 @@ const row = (kind: MailKind, language: 'en' | 'ar'): OutboxRow => ({
 })
 
 const KINDS = Object.keys(TEMPLATES) as MailKind[]
+
+beforeAll(async () => {
+  SAMPLES.newsletter_test = {
+    issue: await issueWith({
+      en: { subject: 'Five listing fixes', body: 'First.\n\n**Second**, with [a link](/blog).' },
+      ar: { subject: 'خمسة إصلاحات', body: 'أولاً.\n\n**ثانياً**، مع [رابط](/blog).' },
+    }),
+  }
+})
 
 describe.each([
   ['en', en],

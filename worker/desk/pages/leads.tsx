@@ -19,6 +19,7 @@ const DESK_SECTIONS = [
   { href: '/desk/mail', key: 'desk.nav.mail' },
   { href: '/desk/visits', key: 'desk.nav.visits' },
   { href: '/desk/content', key: 'desk.nav.content' },
+  { href: '/desk/newsletters', key: 'desk.nav.newsletters' },
 ] as const
 
 /** The outcome of a staff action, announced: done (green) or refused (amber). */

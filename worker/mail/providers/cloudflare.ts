@@ -2,7 +2,7 @@ import { EmailMessage } from 'cloudflare:email'
 import { createMimeMessage, Mailbox } from 'mimetext'
 import type { Bindings } from '../../env'
 import type { MailMessage } from '../letter'
-import { base64, domainOf, errorText, parseAddress, type MailProvider } from './provider'
+import { base64, domainOf, errorText, parseAddress, rateOf, type MailProvider } from './provider'
 
 /** The message as MIME (mimetext), and its Message-ID: what the binding is handed. */
 export function mimeOf(m: MailMessage) {
@@ -30,6 +30,7 @@ export function mimeOf(m: MailMessage) {
 export function cloudflareProvider(env: Bindings): MailProvider {
   return {
     name: 'cloudflare',
+    rate: rateOf(env.CLOUDFLARE_MAIL_RATE_PER_SECOND, 10),
     async send(m) {
       try {
         const { raw, messageId, from } = mimeOf(m)

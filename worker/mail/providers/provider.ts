@@ -1,12 +1,30 @@
 import type { MailMessage } from '../letter'
 
-/** What a provider made of one message. `retry`: a failure that may pass (5xx, 429, time-out). */
-export type SendResult =
-  { ok: true; messageId: string } | { ok: false; retry: boolean; error: string }
+/**
+ * What a provider made of one call. `retry`: a failure that may pass (5xx, a time-out);
+ * `retryAfter`: the provider's own "later" (429), in seconds: a wait, not a failed attempt.
+ */
+export type Refusal = { ok: false; retry: boolean; error: string; retryAfter?: number }
+export type SendResult = { ok: true; messageId: string } | Refusal
+/** A batch call: the message ids in the order sent (null where the provider gave none). */
+export type BatchResult = { ok: true; messageIds: (string | null)[] } | Refusal
 
 export interface MailProvider {
   name: string
+  /** Calls a second the provider allows (its setting in wrangler.toml; worker/mail/pace.ts). */
+  rate: number
   send(message: MailMessage): Promise<SendResult>
+  /**
+   * Many messages in one call, where the provider has a batch API (Resend: 100). `key`: the
+   * call's idempotency key, the same on every retry of the same messages.
+   */
+  batch?: { size: number; send(messages: MailMessage[], key: string): Promise<BatchResult> }
+}
+
+/** A rate setting ("2", "0.5"), or the provider's default when empty or not a positive number. */
+export function rateOf(setting: string | undefined, fallback: number) {
+  const rate = Number(setting)
+  return setting && Number.isFinite(rate) && rate > 0 ? rate : fallback
 }
 
 /** "Name <address>" into its parts. */

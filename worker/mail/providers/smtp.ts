@@ -1,6 +1,6 @@
 import { WorkerMailer } from 'worker-mailer'
 import type { Bindings } from '../../env'
-import { base64, domainOf, errorText, parseAddress, type MailProvider } from './provider'
+import { base64, domainOf, errorText, parseAddress, rateOf, type MailProvider } from './provider'
 
 /**
  * SMTP over a TCP socket (worker-mailer): the local catcher `npm start` runs (maildev, port
@@ -10,6 +10,7 @@ export function smtpProvider(env: Bindings): MailProvider {
   const security = env.SMTP_SECURITY || 'none'
   return {
     name: 'smtp',
+    rate: rateOf(env.SMTP_RATE_PER_SECOND, 10),
     async send(m) {
       const messageId = `<outbox-${m.id}@${domainOf(m.from)}>`
       let mailer: WorkerMailer | undefined

@@ -1,5 +1,7 @@
 import { linkUrl } from '../../consent/links'
 import { guideUrl, STARTER_GUIDE } from '../../data/guides'
+import { textFor } from '../../db/newsletters'
+import { emailBodyHtml } from '../../newsletter/body'
 import type { MailContext, MailTemplate } from './context'
 
 /** The confirmation link of a pending sign-up (its nonce, sealed). */
@@ -54,14 +56,53 @@ export const dataRequest: MailTemplate<{ action: 'export' | 'erase'; email: stri
   },
 }
 
-/** One newsletter issue, in the subscriber's language (services/newsletter.ts). */
-export const newsletter: MailTemplate<{ subject: string; paragraphs: string[] }> = {
+/** An issue of `npm run newsletter` written before the desk (its rows carry their text). */
+type LegacyIssue = { subject: string; paragraphs: string[] }
+/** An issue of the desk: its text is read from newsletter_texts in the row's language. */
+type DeskIssue = { issue: number }
+
+/** The line mail clients show after the subject: the body's first words, without Markdown. */
+const previewOf = (markdown: string) =>
+  markdown
+    .replace(/[#*_>`[\]()!|-]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, 140)
+
+async function issueLetter({ db, config }: MailContext, { issue }: DeskIssue, lang: string) {
+  const text = await textFor(db, issue, lang)
+  if (!text) throw new Error(`newsletter ${issue} has no text`)
+  return {
+    subject: text.subject,
+    preview: previewOf(text.body),
+    paragraphs: [text.body],
+    sanitizedHtml: emailBodyHtml(text.body, config.siteUrl),
+  }
+}
+
+/** One newsletter issue, in the subscriber's language (worker/newsletter/send.ts). */
+export const newsletter: MailTemplate<LegacyIssue | DeskIssue> = {
   category: 'marketing',
-  letter: ({ t }, { subject, paragraphs }) => ({
-    subject,
-    preview: paragraphs[0] ?? subject,
-    greeting: t('mail.greeting_plain'),
-    paragraphs,
-    closing: t('mail.signoff'),
-  }),
+  letter: (ctx, data) =>
+    'issue' in data
+      ? issueLetter(ctx, data, ctx.lang)
+      : {
+          subject: data.subject,
+          preview: data.paragraphs[0] ?? data.subject,
+          greeting: ctx.t('mail.greeting_plain'),
+          paragraphs: data.paragraphs,
+          closing: ctx.t('mail.signoff'),
+        },
+}
+
+/**
+ * A staff member's test of an issue, to their own address: the subscribers' e-mail exactly
+ * (the same layout and unsubscribe footer), its subject marked as a test.
+ */
+export const newsletterTest: MailTemplate<DeskIssue> = {
+  category: 'marketing',
+  letter: async (ctx, data) => {
+    const letter = await issueLetter(ctx, data, ctx.lang)
+    return { ...letter, subject: `${ctx.t('mail.newsletter_test')} ${letter.subject}` }
+  },
 }

@@ -1,7 +1,7 @@
 import { authConfirmSignup, authMagicLink, authReauthentication, authRecovery } from './auth'
 import { agencyBooking, bookingCancelled, bookingConfirmation, bookingMoved } from './booking'
 import { agencyContact } from './contact'
-import { dataRequest, newsletter, subscribeConfirm } from './consent'
+import { dataRequest, newsletter, newsletterTest, subscribeConfirm } from './consent'
 import type { MailTemplate } from './context'
 import { agencyDigest } from './digest'
 import { guide } from './guide'
@@ -12,6 +12,7 @@ export const TEMPLATES = {
   welcome,
   subscribe_confirm: subscribeConfirm,
   newsletter,
+  newsletter_test: newsletterTest,
   data_request: dataRequest,
   guide,
   booking_confirmation: bookingConfirmation,

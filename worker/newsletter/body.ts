@@ -1,0 +1,64 @@
+import sanitizeHtml from 'sanitize-html'
+import { ARTICLE_TAGS, renderMarkdown } from '../content/markdown'
+
+/**
+ * A newsletter's Markdown as e-mail HTML. The articles' renderer and sanitiser make it safe
+ * (worker/content/markdown.ts: no raw HTML, no scripts, links http(s)/mailto/tel or our own
+ * paths, pictures only from /media/); a second pass of sanitize-html gives each element the inline style mail clients need (they drop <style> and
+ * classes) and makes our own paths absolute, since a mailbox has no origin to resolve them.
+ */
+
+const TEXT = 'margin:0 0 16px;font-size:16px;line-height:24px;color:#1e293b'
+const STYLES: Record<string, string> = {
+  p: TEXT,
+  ul: `${TEXT};padding-inline-start:24px`,
+  ol: `${TEXT};padding-inline-start:24px`,
+  li: 'margin:0 0 6px',
+  h2: 'margin:24px 0 12px;font-size:22px;line-height:28px;color:#0f172a',
+  h3: 'margin:20px 0 10px;font-size:18px;line-height:24px;color:#0f172a',
+  h4: 'margin:16px 0 8px;font-size:16px;line-height:22px;color:#0f172a',
+  a: 'color:#1d3fb0;font-weight:600',
+  img: 'display:block;max-width:100%;height:auto;border:0;margin:0 0 16px;border-radius:8px',
+  blockquote:
+    'margin:0 0 16px;padding:12px 16px;background-color:#f8fafc;border-inline-start:4px solid #cbd5e1;color:#1e293b',
+  table: 'border-collapse:collapse;margin:0 0 16px;font-size:14px',
+  th: 'border:1px solid #e2e8f0;padding:6px 10px;text-align:start;background-color:#f8fafc',
+  td: 'border:1px solid #e2e8f0;padding:6px 10px;text-align:start',
+  hr: 'border:0;border-top:1px solid #e2e8f0;margin:24px 0',
+  pre: 'margin:0 0 16px;padding:12px;background-color:#f1f5f9;white-space:pre-wrap;font-size:14px',
+  code: 'font-family:Menlo,Consolas,monospace;font-size:14px',
+}
+
+/** The Markdown as the e-mail's body HTML, its links and pictures pointing at `siteUrl`. */
+export function emailBodyHtml(markdown: string, siteUrl: string) {
+  const absolute = (url: string) => (url.startsWith('/') ? `${siteUrl}${url}` : url)
+  const styled = (tag: string, attribs: sanitizeHtml.Attributes) => {
+    const next: sanitizeHtml.Attributes = { ...attribs }
+    delete next.class
+    delete next.id
+    if (next.href) next.href = absolute(next.href)
+    if (next.src) next.src = absolute(next.src)
+    if (STYLES[tag]) next.style = STYLES[tag]
+    return { tagName: tag, attribs: next }
+  }
+  const { html } = renderMarkdown(markdown)
+  // the first pass's tags stay; only the attributes mail needs pass
+  return sanitizeHtml(html, {
+    allowedTags: ARTICLE_TAGS,
+    allowedAttributes: {
+      '*': ['style'],
+      a: ['href', 'title'],
+      img: ['src', 'alt', 'title', 'width', 'height'],
+      ol: ['start'],
+      th: ['align'],
+      td: ['align'],
+    },
+    allowedSchemes: ['http', 'https', 'mailto', 'tel'],
+    allowProtocolRelative: false,
+    transformTags: Object.fromEntries(
+      [...Object.keys(STYLES), 'span', 'div', 'strong', 'em', 'del', 'thead', 'tbody', 'tr'].map(
+        (tag) => [tag, (t: string, a: sanitizeHtml.Attributes) => styled(t, a)],
+      ),
+    ),
+  })
+}
