@@ -1,0 +1,296 @@
+import { env, SELF } from 'cloudflare:test'
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import { sealLink } from '../../../worker/consent/links'
+import type { Bindings } from '../../../worker/env'
+import worker from '../../../worker/index'
+import { sendStep, startIssue, type NewsletterJob } from '../../../worker/newsletter/send'
+import { SITE, unique } from '../auth/helpers'
+import { outboxRows } from '../inbox'
+import { delivered } from '../mail/helpers'
+import { sentIssue } from '../newsletter'
+import { get, person, post } from './helpers'
+
+// The desk's newsletters (worker/desk/newsletters.tsx, worker/newsletter/send.ts): what staff
+// do with an issue, and what subscribers then get, or do not.
+
+let staff: { email: string; cookie: string }
+beforeAll(async () => {
+  staff = await person({ staff: true, secondFactor: true })
+})
+afterEach(() => vi.restoreAllMocks())
+
+const issueOf = (res: Response) => {
+  expect(res.status).toBe(303)
+  const url = new URL(res.headers.get('Location')!, SITE)
+  return { id: Number(url.pathname.split('/')[3]), done: url.searchParams.get('done') }
+}
+
+/** A new issue with its English text saved through the editor; its id. */
+async function draft(subject: string, body = 'Hello **subscribers**.\n\n- one\n- two') {
+  const { id } = issueOf(await post('/desk/newsletters', {}, staff.cookie))
+  const saved = issueOf(
+    await post(
+      `/desk/newsletters/${id}`,
+      { version: '1', tab: 'en', subject, body, action: 'save' },
+      staff.cookie,
+    ),
+  )
+  expect(saved.done).toBe('save')
+  return id
+}
+
+const issueRow = (id: number) =>
+  env.DB.prepare('SELECT * FROM newsletter_issues WHERE id = ?')
+    .bind(id)
+    .first<{ status: string; version: number; send_at: string | null }>()
+
+async function confirmed(prefix: string, n: number, language = 'en') {
+  const emails = Array.from({ length: n }, () => unique(prefix))
+  await env.DB.batch(
+    emails.map((email) =>
+      env.DB.prepare(
+        `INSERT INTO subscribers (email, signup_form, language, consent_version, status)
+         VALUES (?, 'newsletter', ?, '2026-11-01', 'confirmed')`,
+      ).bind(email, language),
+    ),
+  )
+  return emails
+}
+
+describe('the editor', () => {
+  it('is not there for anyone but staff with a second factor', async () => {
+    expect((await get('/desk/newsletters')).status).toBe(404)
+    const plain = await person({ staff: false, secondFactor: true })
+    expect((await get('/desk/newsletters', plain.cookie)).status).toBe(404)
+    expect((await get('/desk/newsletters', staff.cookie)).status).toBe(200)
+  })
+
+  it('says what is missing, in the staff member’s language, and keeps the text', async () => {
+    const { id } = issueOf(await post('/desk/newsletters', {}, staff.cookie))
+    const res = await post(
+      `/desk/newsletters/${id}?lang=fr`,
+      { version: '1', tab: 'en', subject: '', body: 'Kept body text', action: 'save' },
+      staff.cookie,
+    )
+    expect(res.status).toBe(400)
+    const html = await res.text()
+    expect(html).toContain('Kept body text')
+    expect(html).toContain('Remplissez ce champ.')
+  })
+
+  it('refuses a save over a newer one with 409, the text sent back', async () => {
+    const id = await draft('First subject')
+    const stale = await post(
+      `/desk/newsletters/${id}`,
+      { version: '1', tab: 'en', subject: 'Stale subject', body: 'Stale body', action: 'save' },
+      staff.cookie,
+    )
+    expect(stale.status).toBe(409)
+    expect(await stale.text()).toContain('Stale body')
+    expect((await issueRow(id))!.version).toBe(2)
+  })
+
+  it('shows the e-mail itself in its own frame policy, right-to-left in Arabic', async () => {
+    const id = await draft('Preview subject', 'Hello **world**.')
+    await post(
+      `/desk/newsletters/${id}`,
+      { version: '2', tab: 'ar', subject: 'معاينة', body: 'مرحبا **بالعالم**.', action: 'save' },
+      staff.cookie,
+    )
+    const res = await get(`/desk/newsletters/${id}/email?tab=ar`, staff.cookie)
+    expect(res.status).toBe(200)
+    const csp = res.headers.get('Content-Security-Policy')!
+    expect(csp).toContain("frame-ancestors 'self'")
+    expect(csp).toContain('sandbox')
+    expect(csp).not.toMatch(/script-src/)
+    const html = await res.text()
+    expect(html).toContain('<html lang="ar" dir="rtl"')
+    expect(html).toMatch(/<strong[^>]*>بالعالم<\/strong>/)
+    // the preview's unsubscribe link unsubscribes nobody
+    expect(html).toContain('/unsubscribe?token=preview')
+    expect((await get(`/desk/newsletters/${id}/email?tab=ar`)).status).toBe(404)
+  })
+})
+
+describe('sending', () => {
+  it('a test send reaches only the staff member’s address', async () => {
+    const subscribers = await confirmed('nl-test', 2)
+    const id = await draft('Tested subject')
+    const res = issueOf(
+      await post(
+        `/desk/newsletters/${id}`,
+        { version: '2', tab: 'en', subject: 'Tested subject', body: 'Body', action: 'test' },
+        staff.cookie,
+      ),
+    )
+    expect(res.done).toBe('test')
+    const mail = await delivered(staff.email, /Tested subject/)
+    expect(mail.subject).toBe('[Test] Tested subject')
+    expect(mail.html).toContain('Body')
+    for (const s of subscribers) expect(await outboxRows(s)).toEqual([])
+    expect((await issueRow(id))!.status).toBe('draft')
+    const sent = await env.DB.prepare(
+      'SELECT COUNT(*) AS n FROM mail_outbox WHERE newsletter_id = ?',
+    )
+      .bind(id)
+      .first<{ n: number }>()
+    expect(sent!.n).toBe(0)
+  })
+
+  it('a cancel before the start sends nothing, even when the time comes', async () => {
+    const subscribers = await confirmed('nl-cancel', 2)
+    const id = await draft('Cancelled subject')
+    const at = new Date(Date.now() + 60 * 60_000)
+    const local = at.toLocaleString('sv-SE', { timeZone: 'Europe/London' }).replace(' ', 'T')
+    const scheduled = issueOf(
+      await post(
+        `/desk/newsletters/${id}`,
+        {
+          version: '2',
+          tab: 'en',
+          subject: 'Cancelled subject',
+          body: 'Body',
+          action: 'schedule',
+          send_at: local.slice(0, 16),
+        },
+        staff.cookie,
+      ),
+    )
+    expect(scheduled.done).toBe('schedule')
+    expect((await issueRow(id))!.status).toBe('scheduled')
+    const cancelled = issueOf(
+      await post(`/desk/newsletters/${id}`, { action: 'cancel', tab: 'en' }, staff.cookie),
+    )
+    expect(cancelled.done).toBe('cancel')
+    expect(await issueRow(id)).toMatchObject({ status: 'draft', send_at: null })
+    // the schedule's time passes: the Worker's cron starts nothing
+    await env.DB.prepare(
+      "UPDATE newsletter_issues SET send_at = '2000-01-01T00:00:00.000Z' WHERE id = ?",
+    )
+      .bind(id)
+      .run()
+    await worker.scheduled(
+      { cron: '*/5 * * * *', scheduledTime: Date.now(), noRetry() {} } as ScheduledController,
+      env,
+    )
+    expect((await issueRow(id))!.status).toBe('draft')
+    for (const s of subscribers) expect(await outboxRows(s)).toEqual([])
+    const audit = await env.DB.prepare('SELECT action FROM desk_audit WHERE target = ? ORDER BY id')
+      .bind(`newsletter/${id}`)
+      .all<{ action: string }>()
+    expect(audit.results.map((r) => r.action)).toEqual([
+      'newsletter.create',
+      'newsletter.save',
+      // the schedule button saves the text as posted first
+      'newsletter.save',
+      'newsletter.schedule',
+      'newsletter.cancel',
+    ])
+  })
+
+  it('an unsubscribe in the middle of a send stops that address', async () => {
+    // 250 subscribers, three batches of 100 through Resend's batch API
+    await env.DB.exec("UPDATE subscribers SET status = 'unsubscribed'")
+    const emails = await confirmed('nl-mid', 250)
+    const id = await draft('Mid-send subject')
+    const steps: number[] = []
+    const queue = {
+      send: async (job: NewsletterJob) => void steps.push(job.issue),
+    } as unknown as Queue<NewsletterJob>
+    const site: Bindings = {
+      ...env,
+      MAIL_PROVIDER: 'resend',
+      RESEND_API_KEY: 're_test',
+      RESEND_RATE_PER_SECOND: '1000',
+      NEWSLETTER_QUEUE: queue,
+    }
+    const received: string[] = []
+    const real = globalThis.fetch
+    const last = emails.at(-1)!
+    const early = emails[0]
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+      const request = new Request(input as RequestInfo, init)
+      if (new URL(request.url).host !== 'api.resend.com') return real(input, init)
+      const batch = (await request.json()) as { to: string[] }[]
+      received.push(...batch.map((m) => m.to[0]))
+      if (received.length === 100) {
+        // while the first batch goes out, the last subscriber clicks their e-mail's one-click
+        // unsubscribe (RFC 8058), and the first one too, after getting theirs
+        for (const who of [last, early]) {
+          const token = await sealLink(env, { p: 'unsubscribe', e: who })
+          const res = await SELF.fetch(`${SITE}/unsubscribe?token=${token}`, {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+            body: 'List-Unsubscribe=One-Click',
+          })
+          expect(res.status).toBe(200)
+        }
+      }
+      return Response.json({ data: batch.map((_, i) => ({ id: `re_${received.length}_${i}` })) })
+    })
+    // started as the desk's button starts it, its step played here with the stand-in provider
+    expect(await startIssue(site, id, staff.email)).toBe(true)
+    expect(steps).toEqual([id])
+    const { next } = await sendStep(site, id)
+    expect(next).toBeNull()
+    expect(received).toHaveLength(249)
+    expect(received).not.toContain(last)
+    expect(received).toContain(early)
+    expect(new Set(received).size).toBe(249)
+    const statuses = await env.DB.prepare(
+      `SELECT to_address, status FROM mail_outbox WHERE newsletter_id = ? AND to_address IN (?, ?)`,
+    )
+      .bind(id, last, early)
+      .all<{ to_address: string; status: string }>()
+    expect(Object.fromEntries(statuses.results.map((r) => [r.to_address, r.status]))).toEqual({
+      [last]: 'suppressed',
+      [early]: 'sent',
+    })
+    // the issue's record in the desk
+    const page = await (await get(`/desk/newsletters/${id}`, staff.cookie)).text()
+    const count = (k: string) => new RegExp(`data-count="${k}"[^>]*>([\\d,]+)<`).exec(page)?.[1]
+    expect(count('sent')).toBe('249')
+    expect(count('suppressed')).toBe('1')
+    expect(count('failed')).toBe('0')
+    expect(count('unsubscribed')).toBe('2')
+    expect((await issueRow(id))!.status).toBe('sent')
+  })
+
+  it('lists failed e-mails with their error, and sends them again', async () => {
+    const real = globalThis.fetch
+    await env.DB.exec("UPDATE subscribers SET status = 'unsubscribed'")
+    const [one] = await confirmed('nl-fail', 1)
+    const id = await draft('Failing subject')
+    const queue = { send: async () => {} } as unknown as Queue<NewsletterJob>
+    const site: Bindings = {
+      ...env,
+      MAIL_PROVIDER: 'resend',
+      RESEND_API_KEY: 're_test',
+      RESEND_RATE_PER_SECOND: '1000',
+      NEWSLETTER_QUEUE: queue,
+    }
+    const answers = [422]
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+      const request = new Request(input as RequestInfo, init)
+      if (new URL(request.url).host !== 'api.resend.com') return real(input, init)
+      const status = answers.shift()!
+      return Response.json({ message: 'The `to` address is invalid' }, { status })
+    })
+    expect(await startIssue(site, id, staff.email)).toBe(true)
+    expect((await sendStep(site, id)).next).toBeNull()
+    expect((await issueRow(id))!.status).toBe('sent')
+    const page = await (await get(`/desk/newsletters/${id}`, staff.cookie)).text()
+    expect(page).toContain(one)
+    expect(page).toContain('The `to` address is invalid')
+    const retried = issueOf(
+      await post(`/desk/newsletters/${id}`, { action: 'retry', tab: 'en' }, staff.cookie),
+    )
+    expect(retried.done).toBe('retry')
+    // the desk queued a step: the site's own consumer sends it (SMTP, the local catcher)
+    const mail = await delivered(one, /Failing subject/)
+    expect(mail.html).toMatch(/<strong[^>]*>subscribers<\/strong>/)
+    expect(await sentIssue(id)).toMatchObject({ status: 'sent' })
+    const [row] = (await outboxRows(one)).filter((r) => r.kind === 'newsletter')
+    expect(row).toMatchObject({ status: 'sent', provider: 'smtp', attempts: 1 })
+  })
+})
