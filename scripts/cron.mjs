@@ -1,7 +1,7 @@
 // `npm run cron -- daily`: fires one cron trigger at the running local site (`npm start`), through
 // the Worker's scheduled handler, as Cloudflare would at its time.
 //   daily      0 7 * * *   the agency's digest, the retention clean-up
-//   frequent   */5 * * * * newsletters ready to send, stale e-mails back on the queue
+//   frequent   */5 * * * * scheduled newsletters start, content goes live, stale e-mails re-queued
 //   or any expression of wrangler.toml's [triggers] crons
 // BASE_URL (default http://127.0.0.1:8787) names another local server.
 import { CRON_NAMES, configuredCrons, fireCron } from './lib/crons.mjs'

@@ -41,7 +41,7 @@ describe('local crons', () => {
     const subject = `Cron issue ${crypto.randomUUID().slice(0, 8)}`
     const dir = mkdtempSync(join(tmpdir(), 'newsletter-'))
     const file = join(dir, 'issue.json')
-    writeFileSync(file, JSON.stringify({ en: { subject, paragraphs: ['Sent by the cron.'] } }))
+    writeFileSync(file, JSON.stringify({ en: { subject, body: 'Sent by the **cron**.' } }))
     const stored = await run('node', [
       'scripts/newsletter.mjs',
       file,
@@ -50,7 +50,7 @@ describe('local crons', () => {
       '--site',
       site,
     ]).finally(() => rmSync(dir, { recursive: true, force: true }))
-    expect(stored.stdout).toMatch(/stored for \d+ confirmed subscribers/)
+    expect(stored.stdout).toMatch(/scheduled for \d+ confirmed subscribers/)
 
     // wrangler.toml's crons on a clock 120 times faster: */5 comes within 2.5 s
     const fired: string[] = []
@@ -61,7 +61,8 @@ describe('local crons', () => {
     })
     try {
       const mail = await mailTo(email, new RegExp(subject), 30_000)
-      expect(mail.text).toContain('Sent by the cron.')
+      expect(mail.text).toContain('Sent by the **cron**.')
+      expect(mail.html).toMatch(/<strong[^>]*>cron<\/strong>/)
       expect(fired).toContain('*/5 * * * * true')
     } finally {
       sped.stop()
