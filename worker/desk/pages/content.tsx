@@ -417,6 +417,7 @@ export function ContentEditorPage({
     <>
       <DeskHeader
         title={isNew ? t(`desk.content.new.${kind}`) : state.title || item.slug}
+        titleLang={isNew ? undefined : 'en'}
         section="/desk/content"
       />
       <div className="container space-y-6 pb-16">

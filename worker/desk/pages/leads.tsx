@@ -45,9 +45,12 @@ export function DeskNotice({
 /** Every desk page's top: where the staff member is, and the other sections. */
 export function DeskHeader({
   title,
+  titleLang,
   section,
 }: {
   title: string
+  /** The title's own language when it is the agency's text, not the desk's words. */
+  titleLang?: string
   section: (typeof DESK_SECTIONS)[number]['href']
 }) {
   const { t } = usePage()
@@ -69,7 +72,12 @@ export function DeskHeader({
             ))}
           </ul>
         </nav>
-        <h1 className="m-0 mt-4 text-3xl font-extrabold tracking-tight text-ink-900">{title}</h1>
+        <h1
+          lang={titleLang}
+          className="m-0 mt-4 text-3xl font-extrabold tracking-tight text-ink-900"
+        >
+          {title}
+        </h1>
       </div>
     </section>
   )

@@ -279,7 +279,6 @@ function EmailPreview({ issue, tab }: { issue: FullIssue; tab: Lang }) {
                 device: t(`desk.newsletters.preview_${kind}`),
               })}
               sandbox=""
-              loading="lazy"
               className="max-w-full rounded-xl border border-slate-300 bg-white"
             />
           </figure>
@@ -318,6 +317,7 @@ export function NewsletterEditorPage({
     <>
       <DeskHeader
         title={issue.texts.en?.subject || t('desk.newsletters.untitled')}
+        titleLang={issue.texts.en ? 'en' : undefined}
         section="/desk/newsletters"
       />
       <div className="container space-y-6 pb-16">
