@@ -5,7 +5,7 @@ import {
   SELF,
   createExecutionContext,
 } from 'cloudflare:test'
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import en from '../../../locales/en.json'
 import type { Bindings } from '../../../worker/env'
 import { consumeMail, requeueStale, sendDigest } from '../../../worker/mail/queue'
@@ -24,6 +24,10 @@ const post = (path: string, body: unknown) =>
   })
 
 afterEach(() => vi.restoreAllMocks())
+// each test starts with the provider's pace free (one test's 429 holds it for the next calls)
+beforeEach(async () => {
+  await env.DB.exec('DELETE FROM mail_pace')
+})
 
 describe('a lead and its e-mail', () => {
   it('delivers the starter guide to a new subscriber, once', async () => {
