@@ -9,8 +9,10 @@ import { clientAssets } from './vite.config'
 export default defineConfig(async () => {
   const smtpPort = await freePort()
   const webPort = await freePort()
+  const radicalePort = await freePort()
   process.env.TEST_MAIL_SMTP_PORT = String(smtpPort)
   process.env.TEST_MAIL_WEB_PORT = String(webPort)
+  process.env.TEST_RADICALE_PORT = String(radicalePort)
   return {
     plugins: [
       clientAssets(),
@@ -24,6 +26,9 @@ export default defineConfig(async () => {
             // sign-ups confirmed at once, as before; the confirmation tests turn it off
             AUTH_AUTOCONFIRM: 'true',
             MAIL_CATCHER_URL: `http://127.0.0.1:${webPort}`,
+            // a CalDAV server of the tests' own (test/setup/radicale.ts); each test that needs
+            // a calendar makes its own collection there
+            TEST_RADICALE_URL: `http://127.0.0.1:${radicalePort}/`,
           },
         },
       }),
@@ -36,7 +41,7 @@ export default defineConfig(async () => {
       // on its mail or a timer (with two, a third of the machine stayed idle)
       maxWorkers: 3,
       include: ['test/worker/**/*.test.{ts,tsx}'],
-      globalSetup: ['./test/setup/mail-catcher.ts'],
+      globalSetup: ['./test/setup/mail-catcher.ts', './test/setup/radicale.ts'],
       setupFiles: ['./test/setup/apply-migrations.ts'],
       // sanitize-html is CommonJS requiring CommonJS (postcss, nanoid): bundled for workerd
       deps: { optimizer: { ssr: { enabled: true, include: ['sanitize-html'] } } },

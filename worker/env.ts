@@ -24,6 +24,8 @@ export interface Bindings extends Env {
   RESEND_WEBHOOK_SECRET?: string
   SMTP_USER?: string
   SMTP_PASS?: string
+  /** The agency's CalDAV password (README: "Booking"). */
+  CALDAV_PASSWORD?: string
   /** The desk's visit report reads Analytics Engine's SQL API with these (README: "Settings"). */
   CLOUDFLARE_ACCOUNT_ID?: string
   ANALYTICS_SQL_TOKEN?: string

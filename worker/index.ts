@@ -5,6 +5,7 @@ import { readConfig } from './config'
 import type { AppEnv, Bindings } from './env'
 import type { MailJob } from './mail/enqueue'
 import { consumeMail } from './mail/queue'
+import { CALENDAR_QUEUE, consumeCalendar, type CalendarJob } from './calendar/sync'
 import { consumeNewsletter, NEWSLETTER_QUEUE, type NewsletterJob } from './newsletter/send'
 import { onSchedule } from './scheduled'
 import type { Translator } from './i18n/translator'
@@ -126,11 +127,13 @@ export default {
     }
   },
   /** E-mail delivery (worker/mail/queue.ts); newsletters' sending steps (newsletter/send.ts). */
-  async queue(batch: MessageBatch<MailJob | NewsletterJob>, env: Bindings) {
+  async queue(batch: MessageBatch<MailJob | NewsletterJob | CalendarJob>, env: Bindings) {
     if (batch.queue.startsWith(NEWSLETTER_QUEUE))
       return consumeNewsletter(batch as MessageBatch<NewsletterJob>, env)
+    if (batch.queue.startsWith(CALENDAR_QUEUE))
+      return consumeCalendar(batch as MessageBatch<CalendarJob>, env)
     return consumeMail(batch as MessageBatch<MailJob>, env)
   },
   /** Stale e-mails back on the queue, newsletters; daily: the agency's digest, clean-up. */
   scheduled: onSchedule,
-} satisfies ExportedHandler<Bindings, MailJob | NewsletterJob>
+} satisfies ExportedHandler<Bindings, MailJob | NewsletterJob | CalendarJob>

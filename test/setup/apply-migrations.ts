@@ -7,6 +7,8 @@ declare global {
       TEST_MIGRATIONS: D1Migration[]
       /** The tests' mail catcher's web API (vitest.worker.config.ts). */
       MAIL_CATCHER_URL: string
+      /** The tests' Radicale, a CalDAV server (vitest.worker.config.ts). */
+      TEST_RADICALE_URL: string
     }
   }
 }

@@ -6,13 +6,16 @@ import { describeSlot } from '../../worker/booking/invitation'
 import { invitation } from '../../worker/booking/ics'
 import { generateSlots, type Availability } from '../../worker/booking/slots'
 
+const nineToFive = { start: 9 * 60, end: 17 * 60 }
 const LONDON: Availability = {
   timeZone: 'Europe/London',
-  weekdays: [1, 2, 3, 4, 5],
-  dayStart: 9 * 60,
-  dayEnd: 17 * 60,
+  hours: { 1: nineToFive, 2: nineToFive, 3: nineToFive, 4: nineToFive, 5: nineToFive },
+  daysOff: [],
   minNoticeMinutes: 0,
   daysAhead: 7,
+  bufferMinutes: 0,
+  lengthMinutes: 30,
+  dailyMax: 0,
 }
 const iso = (dates: Date[]) => dates.map((d) => d.toISOString())
 
@@ -36,7 +39,7 @@ describe('slot generation', () => {
   })
 
   it('skips local times that do not exist on the night the clocks go forward', () => {
-    const night = { ...LONDON, weekdays: [7], dayStart: 0, dayEnd: 3 * 60 }
+    const night = { ...LONDON, hours: { 7: { start: 0, end: 3 * 60 } } }
     const slots = iso(generateSlots(night, new Date('2026-03-28T12:00:00Z'))).filter(
       (s) => s < '2026-03-30',
     )
@@ -76,7 +79,9 @@ describe('calendar invitation', () => {
     const ics = invitation(
       {
         uid: 'booking-7@example.com',
+        sequence: 0,
         start: new Date('2026-11-24T09:30:00Z'),
+        end: new Date('2026-11-24T10:00:00Z'),
         summary: 'Free consultation with Northstar Growth',
         description: 'Notes: Amazon, Shopify; and more\nSecond line ' + 'x'.repeat(120),
         organizerEmail: 'hello@example.com',

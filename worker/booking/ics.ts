@@ -1,5 +1,3 @@
-import { SLOT_MINUTES } from './slots'
-
 /** RFC 5545 text: backslash, semicolon, comma and newlines escaped. */
 const escapeText = (s: string) =>
   s.replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\r?\n/g, '\\n')
@@ -39,8 +37,16 @@ const stamp = (d: Date) =>
     .replace(/\.\d{3}/, '')
 
 export interface Invitation {
+  /** The same for the booking's whole life: calendar apps update the event it names. */
   uid: string
+  /** One more at every change (RFC 5545 §3.8.7.4): the newest version wins. */
+  sequence: number
   start: Date
+  end: Date
+  /** Where to meet: the video room's address. */
+  location?: string
+  /** PUBLISH for a file sent or served; null for a calendar's own copy (RFC 4791 §4.1). */
+  method?: string | null
   summary: string
   description: string
   organizerEmail: string
@@ -52,20 +58,21 @@ export interface Invitation {
 
 /** A calendar invitation for one consultation, as a .ics file. */
 export function invitation(i: Invitation, now = new Date()): string {
-  const end = new Date(i.start.getTime() + SLOT_MINUTES * 60_000)
   const lines = [
     'BEGIN:VCALENDAR',
     'VERSION:2.0',
     'PRODID:-//Northstar Growth//Booking//EN',
     'CALSCALE:GREGORIAN',
-    'METHOD:PUBLISH',
+    ...(i.method === null ? [] : [`METHOD:${i.method ?? 'PUBLISH'}`]),
     'BEGIN:VEVENT',
     `UID:${i.uid}`,
+    `SEQUENCE:${i.sequence}`,
     `DTSTAMP:${stamp(now)}`,
     `DTSTART:${stamp(i.start)}`,
-    `DTEND:${stamp(end)}`,
+    `DTEND:${stamp(i.end)}`,
     `SUMMARY:${escapeText(i.summary)}`,
     `DESCRIPTION:${escapeText(i.description)}`,
+    ...(i.location ? [`LOCATION:${escapeText(i.location)}`] : []),
     `URL:${i.url}`,
     `ORGANIZER;CN="${paramText(i.organizerName)}":mailto:${i.organizerEmail}`,
     `ATTENDEE;CN="${paramText(i.attendeeName)}";ROLE=REQ-PARTICIPANT:mailto:${i.attendeeEmail}`,

@@ -13,16 +13,33 @@ export const describeSlot = (iso: string, lang: string, zone: string) =>
     new Date(iso),
   )
 
+/** The booking's event's UID, here and in the agency's calendar, for its whole life. */
+export const bookingUid = (token: string, siteUrl: string) =>
+  `booking-${token}@${new URL(siteUrl).hostname}`
+
 /** The booking's calendar invitation (.ics text), as the page serves it and the e-mail attaches it. */
 export function invitationFor(
   { t, config }: { t: Translator; config: SiteConfig },
-  booking: Pick<Booking, 'token' | 'slotStart' | 'notes' | 'email' | 'name'>,
+  booking: Pick<Booking, 'token' | 'slotStart' | 'notes' | 'email' | 'name'> &
+    Partial<Pick<Booking, 'slotEnd' | 'sequence' | 'meetingUrl' | 'uid'>>,
+  /** The agency's own copy: no METHOD, its own summary and description. */
+  own: { method?: null; summary?: string; description?: string } = {},
 ) {
+  const start = new Date(booking.slotStart)
   return invitation({
-    uid: `booking-${booking.token}@${new URL(config.siteUrl).hostname}`,
-    start: new Date(booking.slotStart),
-    summary: t('booking.ics_summary'),
-    description: [t('booking.ics_description'), booking.notes].filter(Boolean).join('\n\n'),
+    uid: booking.uid ?? bookingUid(booking.token, config.siteUrl),
+    sequence: booking.sequence ?? 0,
+    start,
+    // bookings from before lengths could change were 30 minutes
+    end: booking.slotEnd ? new Date(booking.slotEnd) : new Date(start.getTime() + 30 * 60_000),
+    location: booking.meetingUrl,
+    method: own.method,
+    summary: own.summary ?? t('booking.ics_summary'),
+    description:
+      own.description ??
+      [t('booking.ics_description'), booking.meetingUrl, booking.notes]
+        .filter(Boolean)
+        .join('\n\n'),
     organizerEmail: config.email,
     organizerName: t('meta.site_name'),
     attendeeEmail: booking.email,

@@ -1,5 +1,7 @@
 export interface NewBooking {
   slotStart: string
+  /** The meeting's end: its start and the length set when it was booked. */
+  slotEnd: string
   name: string
   email: string
   notes?: string
@@ -10,37 +12,108 @@ export interface NewBooking {
 export interface Booking extends NewBooking {
   id: number
   token: string
+  /** The invitation's SEQUENCE: one more at each move. */
+  sequence: number
+  /** The event's UID (null for bookings from before it was stored). */
+  uid?: string
+  meetingUrl?: string
 }
 
-export async function listBookedSlots(db: D1Database, fromIso: string): Promise<Set<string>> {
+/** A booking's end; a row written without one (by hand, say) takes the old 30 minutes. */
+const END = "coalesce(slot_end, strftime('%Y-%m-%dT%H:%M:%fZ', slot_start, '+30 minutes'))"
+
+/** The bookings that end after `fromIso`, as taken intervals (ms). */
+export async function listBookedIntervals(db: D1Database, fromIso: string) {
   const { results } = await db
-    .prepare('SELECT slot_start FROM bookings WHERE slot_start >= ?')
+    .prepare(
+      `SELECT slot_start, slot_end FROM (SELECT slot_start, ${END} AS slot_end FROM bookings)
+       WHERE slot_end > ?`,
+    )
     .bind(fromIso)
-    .all<{ slot_start: string }>()
-  return new Set(results.map((r) => r.slot_start))
+    .all<{ slot_start: string; slot_end: string }>()
+  return results.map((r) => ({ start: Date.parse(r.slot_start), end: Date.parse(r.slot_end) }))
 }
 
 /**
- * Books a slot (a statement, for one batch with its e-mails). The UNIQUE slot_start column
- * decides races: of two visitors booking one slot at once, exactly one insert returns its row;
- * the other learns the slot is taken.
+ * What a booking must leave free, checked by the statement that writes it: no other booking
+ * within the buffer of its span, and fewer than the daily maximum on its local day.
  */
-export function insertBooking(db: D1Database, b: NewBooking & { token: string }) {
-  return db
-    .prepare(
-      `INSERT INTO bookings (slot_start, name, email, notes, time_zone, language, token)
-       VALUES (?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (slot_start) DO NOTHING
-       RETURNING id`,
-    )
-    .bind(b.slotStart, b.name, b.email, b.notes || null, b.timeZone, b.language, b.token)
+export interface SlotGuard {
+  bufferMinutes: number
+  /** The UTC bounds of the booking's local day, and the most bookings it may hold (0: any). */
+  dayStart: string
+  dayEnd: string
+  dailyMax: number
 }
 
-const COLUMNS = 'id, slot_start, name, email, notes, time_zone, language, token'
+const ms = (iso: string, minutes: number) =>
+  new Date(Date.parse(iso) + minutes * 60_000).toISOString()
+
+/** The SQL condition of a guard: `?1` start, `?2` end of the new span, `id` to leave out. */
+const clearOf = (except: string) => `
+  NOT EXISTS (SELECT 1 FROM bookings o WHERE ${except}
+              o.slot_start < ?g1 AND ${END.replaceAll('slot_', 'o.slot_')} > ?g2)
+  AND (?g5 = 0 OR (SELECT COUNT(*) FROM bookings d WHERE ${except.replaceAll('o.', 'd.')}
+                   d.slot_start >= ?g3 AND d.slot_start < ?g4) < ?g5)`
+
+/**
+ * Books a slot (a statement, for one batch with its e-mails). One statement decides races: of
+ * two visitors booking one slot, or overlapping ones, at once, exactly one insert returns its
+ * row (D1 runs writes one at a time; slot_start is UNIQUE besides); the other learns the slot is
+ * taken.
+ */
+export function insertBooking(
+  db: D1Database,
+  b: NewBooking & { token: string; uid: string; meetingUrl?: string },
+  guard: SlotGuard,
+  calendar: boolean,
+) {
+  const sql = `INSERT INTO bookings
+       (slot_start, slot_end, name, email, notes, time_zone, language, token, meeting_url,
+        calendar_state, uid)
+     SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ${calendar ? "'pending'" : 'NULL'}, ?15
+     WHERE ${clearOf('')}
+     ON CONFLICT (slot_start) DO NOTHING
+     RETURNING id`
+  return db
+    .prepare(numbered(sql))
+    .bind(
+      b.slotStart,
+      b.slotEnd,
+      b.name,
+      b.email,
+      b.notes || null,
+      b.timeZone,
+      b.language,
+      b.token,
+      b.meetingUrl ?? null,
+      ...guardValues(b.slotStart, b.slotEnd, guard),
+      b.uid,
+    )
+}
+
+/** ?g1…?g5 after the statement's own nine parameters. */
+const numbered = (sql: string) => sql.replace(/\?g(\d)/g, (_, n) => `?${9 + Number(n)}`)
+const guardValues = (start: string, end: string, g: SlotGuard) => [
+  ms(end, g.bufferMinutes),
+  ms(start, -g.bufferMinutes),
+  g.dayStart,
+  g.dayEnd,
+  g.dailyMax,
+]
+
+const COLUMNS =
+  'id, slot_start, slot_end, name, email, notes, time_zone, language, token, sequence, meeting_url, uid'
 
 const toBooking = (row: Record<string, string | number | null>): Booking => ({
   id: row.id as number,
   slotStart: row.slot_start as string,
+  slotEnd:
+    (row.slot_end as string | null) ??
+    new Date(Date.parse(row.slot_start as string) + 30 * 60_000).toISOString(),
+  sequence: (row.sequence as number) ?? 0,
+  meetingUrl: (row.meeting_url as string) ?? undefined,
+  uid: (row.uid as string) ?? undefined,
   name: row.name as string,
   email: row.email as string,
   notes: (row.notes as string) ?? undefined,
@@ -91,14 +164,26 @@ export function deleteBooking(db: D1Database, id: number, slotStart: string) {
 }
 
 /**
- * Moves a booking from `from` to `to` (a statement, for one batch with its e-mail). The UNIQUE
- * slot_start column decides races: a slot taken meanwhile, by a visitor or another move, makes
- * the update a no-op (OR IGNORE) that returns no row; so does a booking no longer at `from`.
+ * Moves a booking from `from` to the span `to`–`toEnd` (a statement, for one batch with its
+ * e-mail), its SEQUENCE one more. The guard, in the same statement, and the UNIQUE slot_start
+ * decide races: a slot taken meanwhile, by a visitor or another move, makes the update a no-op
+ * that returns no row; so does a booking no longer at `from`.
  */
-export function moveBookingSlot(db: D1Database, id: number, from: string, to: string) {
+export function moveBookingSlot(
+  db: D1Database,
+  id: number,
+  from: string,
+  to: string,
+  toEnd: string,
+  guard: SlotGuard,
+) {
+  const sql = `UPDATE OR IGNORE bookings
+     SET slot_start = ?3, slot_end = ?4, sequence = sequence + 1,
+         reminded_24h_at = NULL, reminded_1h_at = NULL,
+         calendar_state = CASE WHEN calendar_state IS NULL THEN NULL ELSE 'pending' END
+     WHERE id = ?1 AND slot_start = ?2 AND ${clearOf('o.id != ?1 AND')}
+     RETURNING id, sequence`
   return db
-    .prepare(
-      'UPDATE OR IGNORE bookings SET slot_start = ?3 WHERE id = ?1 AND slot_start = ?2 RETURNING id',
-    )
-    .bind(id, from, to)
+    .prepare(sql.replace(/\?g(\d)/g, (_, n) => `?${4 + Number(n)}`))
+    .bind(id, from, to, toEnd, ...guardValues(to, toEnd, guard))
 }

@@ -5,6 +5,9 @@ import { findBookingById, listUpcomingBookings, type Booking } from '../db/booki
 import { audit } from '../db/desk'
 import type { AppEnv } from '../env'
 import { limitBody, sameSiteOnly } from '../middleware/form-guard'
+import { loadAvailability, saveAvailability, StoredAvailability } from '../booking/availability'
+import { minutesOf } from '../booking/slots'
+import { AvailabilityPage, formValues, type AvailabilityForm } from './pages/availability'
 import { DESK_BOOKINGS_DONE, DeskBookingsPage, type DeskBookingsDone } from './pages/bookings'
 import { cancelBooking, currentSlots, moveBooking, type Actor } from '../services/bookings'
 
@@ -90,4 +93,87 @@ deskBookings.post('/:id{[0-9]+}/move', ...guards, async (c) => {
   const outcome = now?.slotStart === booking.slotStart ? 'taken' : 'gone'
   await auditNothing(c, 'booking.move', { from: booking.slotStart, to, outcome })
   return back(c, outcome)
+})
+
+async function renderAvailability(c: Context<AppEnv>, form: AvailabilityForm, status: 200 | 400) {
+  const t = c.var.t
+  const { timeZone } = await loadAvailability(c.env)
+  c.status(status)
+  return c.render(<AvailabilityPage form={form} timeZone={timeZone} />, {
+    title: `${t('desk_bookings.availability.title')} | ${t('meta.title_suffix')}`,
+    workspace: true,
+    description: t('desk_bookings.description'),
+  })
+}
+
+deskBookings.get('/availability', async (c) =>
+  renderAvailability(
+    c,
+    {
+      values: formValues(await loadAvailability(c.env)),
+      issues: {},
+      saved: c.req.query('done') === 'saved',
+    },
+    200,
+  ),
+)
+
+const TIME = /^([01]\d|2[0-3]):[0-5]\d$/
+const whole = (value: string | undefined) => (/^\d{1,6}$/.test(value ?? '') ? Number(value) : NaN)
+
+/** The posted form as the stored shape, or the issue of each field that is wrong. */
+function readAvailabilityForm(form: Record<string, string>) {
+  const issues: Record<string, string> = {}
+  const hours: Record<string, { start: number; end: number }> = {}
+  for (let d = 1; d <= 7; d++) {
+    if (form[`open_${d}`] !== '1') continue
+    const start = form[`start_${d}`] ?? ''
+    const end = form[`end_${d}`] ?? ''
+    if (!TIME.test(start) || !TIME.test(end)) issues[`hours_${d}`] = 'time'
+    else if (minutesOf(start) >= minutesOf(end)) issues[`hours_${d}`] = 'hours_order'
+    else hours[d] = { start: minutesOf(start), end: minutesOf(end) }
+  }
+  const daysOff = (form.days_off ?? '')
+    .split(/[\s,]+/)
+    .map((s) => s.trim())
+    .filter(Boolean)
+  const stored = {
+    hours,
+    daysOff: [...new Set(daysOff)].sort(),
+    minNoticeMinutes: whole(form.notice_hours) * 60,
+    daysAhead: whole(form.days_ahead),
+    bufferMinutes: whole(form.buffer),
+    lengthMinutes: whole(form.length),
+    dailyMax: whole(form.daily_max),
+  }
+  const parsed = v.safeParse(StoredAvailability, stored)
+  if (!parsed.success)
+    for (const i of parsed.issues) {
+      const key = String(i.path?.[0]?.key ?? 'form')
+      const field =
+        {
+          daysOff: 'days_off',
+          minNoticeMinutes: 'notice_hours',
+          daysAhead: 'days_ahead',
+          bufferMinutes: 'buffer',
+          lengthMinutes: 'length',
+          dailyMax: 'daily_max',
+        }[key] ?? key
+      issues[field] ??= field === 'days_off' ? 'date' : 'number'
+    }
+  return Object.keys(issues).length || !parsed.success
+    ? { issues }
+    : { availability: parsed.output }
+}
+
+deskBookings.post('/availability', sameSiteOnly(), limitBody(16 * 1024), async (c) => {
+  const form = await formFields(c)
+  const read = readAvailabilityForm(form)
+  if (!read.availability) return renderAvailability(c, { values: form, issues: read.issues }, 400)
+  const db = c.env.DB
+  await db.batch([
+    saveAvailability(db, read.availability, staff(c).email),
+    audit(db, staff(c), 'booking.availability', null, read.availability),
+  ])
+  return c.redirect('/desk/bookings/availability?done=saved', 303)
 })

@@ -1,37 +1,71 @@
 import type { Context } from 'hono'
 import { isLang } from '../../client/lib/languages'
-import { freeSlots, readAvailability } from '../booking/slots'
+import { endOf, guardFor, loadAvailability } from '../booking/availability'
+import { bookingUid } from '../booking/invitation'
+import { freeSlots } from '../booking/slots'
+import { cachedBusy, currentBusy } from '../calendar/busy'
+import { calendarOf } from '../calendar/caldav'
+import { syncSoon } from '../calendar/sync'
 import {
   deleteBooking,
   insertBooking,
-  listBookedSlots,
+  listBookedIntervals,
   moveBookingSlot,
   type Booking,
   type NewBooking,
 } from '../db/bookings'
 import { audit } from '../db/desk'
-import type { AppEnv } from '../env'
+import type { AppEnv, Bindings } from '../env'
 import { createTranslator } from '../i18n/translator'
 import { enqueue, insertedIds, mailRow, writerOf, type MailWriter } from '../mail/enqueue'
 
-/** Free 30-minute slots from now, UTC ISO strings, oldest first. */
+/**
+ * Free slots from now, UTC ISO strings, oldest first, and what they were made from. The
+ * calendar's busy times are the last read (calendar/busy.ts): this never waits on the calendar.
+ */
 export async function currentSlots(c: Context<AppEnv>, now = new Date()) {
-  const availability = readAvailability(c.env)
-  const booked = await listBookedSlots(c.env.DB, now.toISOString())
-  return { slots: freeSlots(availability, now, booked), timeZone: availability.timeZone }
+  const [availability, booked] = await Promise.all([
+    loadAvailability(c.env),
+    listBookedIntervals(c.env.DB, now.toISOString()),
+  ])
+  const busy = await cachedBusy(c.env, c.executionCtx, now.getTime(), availability.daysAhead)
+  return {
+    slots: freeSlots(availability, now, booked, busy),
+    timeZone: availability.timeZone,
+    lengthMinutes: availability.lengthMinutes,
+    availability,
+  }
 }
 
 /**
  * Books a slot with its two e-mails (the visitor's confirmation with the invitation, and the
  * agency's notice) in one batch; the e-mails are written only if the slot was free.
  */
-export async function book(c: Context<AppEnv>, b: NewBooking) {
+export async function book(c: Context<AppEnv>, request: Omit<NewBooking, 'slotEnd'>) {
   const token = crypto.randomUUID()
+  const availability = await loadAvailability(c.env)
+  const b = {
+    ...request,
+    slotEnd: endOf(request.slotStart, availability.lengthMinutes),
+    meetingUrl: meetingUrlFor(c.env),
+    uid: bookingUid(token, c.var.config.siteUrl),
+  }
+  // the calendar read now: a meeting added since the slots were listed takes the slot
+  const { busy } = await currentBusy(c.env, Date.now(), availability.daysAhead)
+  const span = { start: Date.parse(b.slotStart), end: Date.parse(b.slotEnd) }
+  const buffer = availability.bufferMinutes * 60_000
+  if (busy.some((t) => span.start < t.end + buffer && span.end > t.start - buffer))
+    return { taken: true as const }
   const call = { ...b, token, notes: b.notes || undefined }
-  const agencyTimeZone = readAvailability(c.env).timeZone
+  const agencyTimeZone = availability.timeZone
   const writer = writerOf(c)
   const results = await c.env.DB.batch([
-    insertBooking(c.env.DB, { ...b, token }),
+    insertBooking(
+      c.env.DB,
+      { ...b, token },
+      guardFor(availability, b.slotStart),
+      !!calendarOf(c.env)?.caldav,
+    ),
     await mailRow(writer, 'booking_confirmation', b.email, call, { onlyIfInserted: true }),
     await mailRow(
       writer,
@@ -44,7 +78,36 @@ export async function book(c: Context<AppEnv>, b: NewBooking) {
   const inserted = results[0].results as { id: number }[]
   if (!inserted.length) return { taken: true as const }
   enqueue(c, insertedIds(results, [1, 2]))
-  return { booking: { ...b, id: inserted[0].id, token } satisfies Booking }
+  c.executionCtx.waitUntil(syncSoon(c.env))
+  return { booking: { ...b, id: inserted[0].id, token, sequence: 0 } satisfies Booking }
+}
+
+/** Where to meet: a fixed room (MEETING_URL), or a room of its own (MEETING_ROOM_BASE). */
+export function meetingUrlFor(env: Bindings) {
+  if (env.MEETING_URL) return env.MEETING_URL
+  if (!env.MEETING_ROOM_BASE) return undefined
+  // 96 random bits: a room nobody finds by guessing
+  const room = [...crypto.getRandomValues(new Uint8Array(12))]
+    .map((b) => b.toString(16).padStart(2, '0'))
+    .join('')
+  return `${env.MEETING_ROOM_BASE}${room}`
+}
+
+/**
+ * A cancelled booking's event, owed to the calendar until it is deleted there (a statement
+ * for the cancel's batch: written once the booking is gone, whoever deleted it).
+ */
+function calendarDeletion(c: Context<AppEnv>, booking: Booking) {
+  if (!calendarOf(c.env)?.caldav) return []
+  const db = c.env.DB
+  return [
+    db
+      .prepare(
+        `INSERT INTO calendar_deletions (uid) SELECT ?
+         WHERE NOT EXISTS (SELECT 1 FROM bookings WHERE id = ?) ON CONFLICT DO NOTHING`,
+      )
+      .bind(booking.uid ?? bookingUid(booking.token, c.var.config.siteUrl), booking.id),
+  ]
 }
 
 /** The staff member changing a booking, as the audit log records them. */
@@ -78,8 +141,10 @@ export async function cancelBooking(c: Context<AppEnv>, booking: Booking, actor:
       { onlyIfInserted: true },
     ),
     audit(db, actor, 'booking.cancel', `booking/${booking.id}`, { slot: slotStart }, true),
+    ...calendarDeletion(c, booking),
   ])
   enqueue(c, insertedIds(results, [1]))
+  c.executionCtx.waitUntil(syncSoon(c.env))
   return results[0].results.length > 0
 }
 
@@ -92,14 +157,22 @@ export async function cancelBooking(c: Context<AppEnv>, booking: Booking, actor:
 export async function moveBooking(c: Context<AppEnv>, booking: Booking, to: string, actor: Actor) {
   const db = c.env.DB
   const { name, email, timeZone, token, notes, language, slotStart: from } = booking
-  const call = { name, email, timeZone, token, notes, language, slotStart: to, previousStart: from }
+  // the meeting keeps its length; the target day's buffer and maximum hold
+  const toEnd = endOf(to, (Date.parse(booking.slotEnd) - Date.parse(from)) / 60_000)
+  const call = {
+    ...{ name, email, timeZone, token, notes, language, meetingUrl: booking.meetingUrl },
+    uid: booking.uid,
+    ...{ slotStart: to, slotEnd: toEnd, previousStart: from, sequence: booking.sequence + 1 },
+  }
+  const availability = await loadAvailability(c.env)
   const results = await db.batch([
-    moveBookingSlot(db, booking.id, from, to),
+    moveBookingSlot(db, booking.id, from, to, toEnd, guardFor(availability, to)),
     await mailRow(visitorWriter(c, language), 'booking_moved', email, call, {
       onlyIfInserted: true,
     }),
     audit(db, actor, 'booking.move', `booking/${booking.id}`, { from, to }, true),
   ])
   enqueue(c, insertedIds(results, [1]))
+  c.executionCtx.waitUntil(syncSoon(c.env))
   return results[0].results.length > 0
 }

@@ -59,6 +59,11 @@ export function DeskBookingsPage({
             ? t('desk_bookings.count', { count: String(bookings.length) })
             : t('desk_bookings.none')}
         </p>
+        <p className="m-0">
+          <a href="/desk/bookings/availability" className="font-semibold text-brand-700">
+            {t('desk_bookings.availability_link')}
+          </a>
+        </p>
         {done && <DeskNotice ok={ok}>{t(`desk_bookings.done.${done}`)}</DeskNotice>}
         {byDay(bookings, (b) => b.slotStart, timeZone).map((day) => (
           <section key={day[0].slotStart} aria-labelledby={`day-${day[0].id}`}>

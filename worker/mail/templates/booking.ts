@@ -7,6 +7,11 @@ export interface BookedCall {
   name: string
   email: string
   slotStart: string
+  /** Absent in e-mails written before meeting lengths could change: 30 minutes. */
+  slotEnd?: string
+  sequence?: number
+  meetingUrl?: string
+  uid?: string
   timeZone: string
   token: string
   notes?: string

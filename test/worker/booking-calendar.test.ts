@@ -1,0 +1,257 @@
+import { env } from 'cloudflare:test'
+import { formatInTimeZone, fromZonedTime } from 'date-fns-tz'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import type { Bindings } from '../../worker/env'
+import { refreshBusy } from '../../worker/calendar/busy'
+import { syncCalendar } from '../../worker/calendar/sync'
+import { SITE } from './auth/helpers'
+import {
+  addEvent,
+  bookSlot,
+  calendarEvents,
+  newCalendar,
+  siteFetch,
+  slotsOf,
+  type TestCalendar,
+} from './calendar'
+import { person } from './desk/helpers'
+
+// Booking against the agency's calendar (README: "Booking"), on the tests' Radicale: busy
+// times read (recurrences expanded), the desk's availability, a slot taken meanwhile, the
+// calendar down or hanging, a booking's event written, moved and removed.
+
+const ZONE = 'Europe/London'
+afterEach(async () => {
+  vi.restoreAllMocks()
+  await env.DB.exec('DELETE FROM booking_settings; DELETE FROM calendar_status')
+})
+
+/** The next `weekday` (1 = Monday) at least two days away, at `hhmm` London time, as UTC. */
+function next(weekday: number, hhmm: string, weeksLater = 0) {
+  for (let d = 2; d < 10; d++) {
+    const day = formatInTimeZone(Date.now() + d * 86_400_000, ZONE, 'yyyy-MM-dd')
+    if (Number(formatInTimeZone(new Date(`${day}T12:00:00Z`), 'UTC', 'i')) === weekday) {
+      const local = formatInTimeZone(
+        new Date(`${day}T12:00:00Z`).getTime() + weeksLater * 7 * 86_400_000,
+        'UTC',
+        'yyyy-MM-dd',
+      )
+      return fromZonedTime(`${local}T${hhmm}:00`, ZONE).toISOString()
+    }
+  }
+  throw new Error('no such day')
+}
+const plus = (iso: string, minutes: number) =>
+  new Date(Date.parse(iso) + minutes * 60_000).toISOString()
+
+/** The calendar read, as the slots page's background refresh does it. */
+const read = (calendar: TestCalendar) => refreshBusy(calendar.site, Date.now(), 14)
+
+describe('busy times from the agency’s calendar', () => {
+  it('a weekly recurring meeting removes its slots every week', async () => {
+    const calendar = await newCalendar()
+    const monday = next(1, '10:00')
+    await addEvent(calendar, {
+      start: monday,
+      end: plus(monday, 60),
+      rrule: 'FREQ=WEEKLY;BYDAY=MO',
+      summary: 'Weekly team meeting',
+    })
+    // a free-time event (TRANSP:TRANSPARENT) blocks nothing
+    const tuesday = next(2, '10:00')
+    await addEvent(calendar, { start: tuesday, end: plus(tuesday, 60), transparent: true })
+    await read(calendar)
+    const slots = await slotsOf(calendar.site)
+    for (const week of [0, 1]) {
+      const at = next(1, '10:00', week)
+      expect(slots).not.toContain(at)
+      expect(slots).not.toContain(plus(at, 30))
+      expect(slots).toContain(plus(at, 60))
+      expect(slots).toContain(plus(at, -30))
+    }
+    expect(slots).toContain(tuesday)
+  })
+
+  it('a day off removes the day, and a buffer keeps its gap around a meeting', async () => {
+    const calendar = await newCalendar()
+    const staff = await person({ staff: true, secondFactor: true })
+    const dayOff = next(3, '09:00').slice(0, 10)
+    const saved = await siteFetch(calendar.site, '/desk/bookings/availability', {
+      method: 'POST',
+      headers: {
+        Cookie: staff.cookie,
+        Origin: SITE,
+        'Content-Type': 'application/x-www-form-urlencoded',
+      },
+      body: new URLSearchParams({
+        ...Object.fromEntries(
+          [1, 2, 3, 4, 5].flatMap((d) => [
+            [`open_${d}`, '1'],
+            [`start_${d}`, '09:00'],
+            [`end_${d}`, '17:00'],
+          ]),
+        ),
+        days_off: dayOff,
+        notice_hours: '12',
+        days_ahead: '14',
+        buffer: '15',
+        length: '30',
+        daily_max: '0',
+      }),
+    })
+    expect(saved.status).toBe(303)
+    const thursday = next(4, '11:00')
+    await addEvent(calendar, { start: thursday, end: plus(thursday, 60) })
+    await read(calendar)
+    const slots = await slotsOf(calendar.site)
+    expect(slots.some((s) => formatInTimeZone(new Date(s), ZONE, 'yyyy-MM-dd') === dayOff)).toBe(
+      false,
+    )
+    // 11:00–12:00 busy, 15 minutes kept on each side: 10:30 and 12:00 are too close
+    expect(slots).not.toContain(plus(thursday, -30))
+    expect(slots).not.toContain(plus(thursday, 60))
+    expect(slots).toContain(plus(thursday, -60))
+    expect(slots).toContain(plus(thursday, 90))
+    // a booking keeps the same gap
+    const friday = next(5, '14:00')
+    expect((await bookSlot(calendar.site, friday)).status).toBe(200)
+    const after = await slotsOf(calendar.site)
+    expect(after).not.toContain(plus(friday, 30))
+    expect(after).toContain(plus(friday, 60))
+  })
+})
+
+describe('booking', () => {
+  it('refuses with 409 a slot the calendar filled after the slots were listed', async () => {
+    const calendar = await newCalendar()
+    await read(calendar)
+    const slot = next(2, '15:00')
+    expect(await slotsOf(calendar.site)).toContain(slot)
+    await addEvent(calendar, { start: slot, end: plus(slot, 30), summary: 'Call with a client' })
+    const res = await bookSlot(calendar.site, slot)
+    expect(res.status).toBe(409)
+    const body = (await res.json()) as { slots: string[] }
+    expect(body.slots).not.toContain(slot)
+  })
+
+  it('20 visitors booking one slot at once: exactly one wins', async () => {
+    const calendar = await newCalendar()
+    const slot = next(3, '16:00')
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => bookSlot(calendar.site, slot, `Visitor ${i}`)),
+    )
+    const statuses = answers.map((r) => r.status).sort()
+    expect(statuses.filter((s) => s === 200)).toHaveLength(1)
+    expect(statuses.filter((s) => s === 409)).toHaveLength(19)
+    const rows = await env.DB.prepare('SELECT COUNT(*) AS n FROM bookings WHERE slot_start = ?')
+      .bind(slot)
+      .first<{ n: number }>()
+    expect(rows!.n).toBe(1)
+    // the one that won is in the agency's calendar, under the visitor's name
+    const events = await calendarEvents(calendar)
+    expect(events.filter((e) => e.start === slot)).toHaveLength(1)
+    expect(events[0].summary).toMatch(/^Consultation: Visitor \d+$/)
+  })
+
+  it('with the calendar down: slots still served, the booking kept and its event written later', async () => {
+    const calendar = await newCalendar()
+    await read(calendar)
+    const jobs: unknown[] = []
+    const queue = { send: async (job: unknown) => void jobs.push(job) } as unknown as Queue
+    // the same calendar behind an address that refuses every connection
+    const down: Bindings = {
+      ...calendar.site,
+      CALDAV_URL: 'http://127.0.0.1:9/agency/calendar/',
+      CALENDAR_QUEUE: queue,
+    }
+    const slots = await slotsOf(down)
+    expect(slots.length).toBeGreaterThan(0)
+    const slot = slots[3]
+    const res = await bookSlot(down, slot, 'Grace Hopper')
+    expect(res.status).toBe(200)
+    const row = await env.DB.prepare(
+      'SELECT id, calendar_state, calendar_error FROM bookings WHERE slot_start = ?',
+    )
+      .bind(slot)
+      .first<{ id: number; calendar_state: string; calendar_error: string }>()
+    expect(row).toMatchObject({ calendar_state: 'pending' })
+    expect(row!.calendar_error).toMatch(/calendar/)
+    // queued for the calendar, and the desk says so
+    expect(jobs).toEqual([{ sync: true }])
+    // the calendar back: the queue's next run writes it
+    expect(await syncCalendar(calendar.site)).toBe(0)
+    const events = await calendarEvents(calendar)
+    expect(events.map((e) => [e.start, e.summary])).toContainEqual([
+      slot,
+      'Consultation: Grace Hopper',
+    ])
+    const synced = await env.DB.prepare('SELECT calendar_state FROM bookings WHERE id = ?')
+      .bind(row!.id)
+      .first<{ calendar_state: string }>()
+    expect(synced!.calendar_state).toBe('synced')
+  })
+
+  it('with the calendar hanging, the slots answer from the last read in under 50 ms', async () => {
+    const calendar = await newCalendar()
+    await read(calendar)
+    // the last read is old: the page reads again, after its answer
+    await env.DB.exec("UPDATE calendar_status SET fetched_at = '2000-01-01T00:00:00.000Z'")
+    const real = globalThis.fetch
+    vi.spyOn(globalThis, 'fetch').mockImplementation((input, init) =>
+      String(input instanceof Request ? input.url : input).startsWith(calendar.url)
+        ? new Promise(() => {})
+        : real(input, init),
+    )
+    const started = performance.now()
+    const { createExecutionContext } = await import('cloudflare:test')
+    const app = (await import('../../worker/index')).default
+    const res = await app.fetch(
+      new Request(`${SITE}/api/bookings/slots`),
+      calendar.site,
+      createExecutionContext(),
+    )
+    const took = performance.now() - started
+    expect(res.status).toBe(200)
+    expect(((await res.json()) as { slots: string[] }).slots.length).toBeGreaterThan(0)
+    expect(took).toBeLessThan(50)
+  })
+})
+
+describe('the booking’s event in the calendar (Radicale)', () => {
+  it('is written, moved with the same UID and a higher SEQUENCE, and removed', async () => {
+    const calendar = await newCalendar()
+    const slot = next(4, '09:30')
+    expect((await bookSlot(calendar.site, slot, 'Katherine Johnson')).status).toBe(200)
+    const [written] = await calendarEvents(calendar)
+    expect(written).toMatchObject({
+      start: slot,
+      summary: 'Consultation: Katherine Johnson',
+      sequence: 0,
+    })
+    const { id } = (await env.DB.prepare('SELECT id FROM bookings WHERE slot_start = ?')
+      .bind(slot)
+      .first<{ id: number }>())!
+    const staff = await person({ staff: true, secondFactor: true })
+    const desk = (path: string, fields: Record<string, string>) =>
+      siteFetch(calendar.site, path, {
+        method: 'POST',
+        headers: {
+          Cookie: staff.cookie,
+          Origin: SITE,
+          'Content-Type': 'application/x-www-form-urlencoded',
+        },
+        body: new URLSearchParams(fields),
+        redirect: 'manual',
+      })
+    const to = next(4, '13:00')
+    expect((await desk(`/desk/bookings/${id}/move`, { slot: to })).status).toBe(303)
+    const moved = await calendarEvents(calendar)
+    expect(moved).toHaveLength(1)
+    expect(moved[0]).toMatchObject({ uid: written.uid, start: to, sequence: 1 })
+    expect((await desk(`/desk/bookings/${id}/cancel`, {})).status).toBe(303)
+    expect(await calendarEvents(calendar)).toEqual([])
+    expect(
+      await env.DB.prepare('SELECT COUNT(*) AS n FROM calendar_deletions').first<{ n: number }>(),
+    ).toEqual({ n: 0 })
+  })
+})
