@@ -27,6 +27,7 @@ import { leads } from './api/leads'
 import { mailEvents } from './api/mail-events'
 import { privacy } from './api/privacy'
 import { desk } from './desk/routes'
+import { calendarFeed } from './calendar/feed'
 import { media } from './content/media'
 import { feeds } from './feeds'
 import { pages, renderNotFound } from './pages'
@@ -83,6 +84,8 @@ app.route('/api/events', events)
 app.route('/api/consent', consent)
 app.route('/api/mail/events', mailEvents)
 app.route('/', privacy)
+// the agency's calendar feed: a calendar app cannot sign in, its address is the key
+app.get('/desk/calendar.ics', calendarFeed)
 app.route('/desk', desk)
 app.route('/media', media)
 app.route('/', feeds)

@@ -119,6 +119,8 @@ export const PAGE_ROUTES = [
     indexable: true,
   },
   { path: '/book/:file{[0-9a-f-]+\\.ics}', indexable: false },
+  // a booking's own page, from the link in its e-mail: reschedule or cancel
+  { path: '/book/manage', titleKey: 'booking.manage_title', indexable: false, quiet: true },
   {
     path: '/auth',
     titleKey: 'auth.title',

@@ -6,6 +6,8 @@ import { purgePendingSubscriptions } from './db/personal-data'
 import type { Bindings } from './env'
 import { requeueStale, sendDigest } from './mail/queue'
 import { startDueIssues } from './newsletter/send'
+import { sendReminders } from './services/reminders'
+import { syncCalendar } from './calendar/sync'
 
 /**
  * Daily (README: "Retention"), as the privacy policy states: sign-ups never confirmed, 30 days
@@ -31,6 +33,9 @@ export async function onSchedule(controller: ScheduledController, env: Bindings)
       await currentGenerations(env.DB, { afterChange: true })
     }
     await startDueIssues(env)
+    await sendReminders(env)
+    // what the calendar did not take yet (its queue retries too)
+    await syncCalendar(env).catch((err) => console.error('calendar: sync failed', err))
     await requeueStale(env)
   }
 }

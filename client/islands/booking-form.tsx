@@ -25,13 +25,15 @@ export type BookingFormProps = {
     /** "{{email}}" and "{{when}}" are filled in. */
     confirmedText: string
     addCalendar: string
+    /** The link to the booking's own page: reschedule or cancel. */
+    manage: string
     duration: string
     honeypot: string
   }
   notices: ErrorTexts & { missingText: string; slotRequired: string }
 }
 
-type Confirmed = { when: string; icsUrl: string; email: string }
+type Confirmed = { when: string; icsUrl: string; manageUrl?: string; email: string }
 
 /** Neither the zone nor hydration changes while the page is open. */
 const noChanges = () => () => {}
@@ -121,7 +123,7 @@ function BookingForm({
     const { name = '', email = '', notes = '', website = '' } = formValues(event.currentTarget)
     if (!slot) return form.missing(notices.slotRequired)
     if (!name.trim() || !email.trim()) return form.missing(notices.missingText)
-    await form.submit<{ booking: { when: string; icsUrl: string } }>(
+    await form.submit<{ booking: { when: string; icsUrl: string; manageUrl?: string } }>(
       '/api/bookings',
       { slot, name, email, notes, timeZone: zone, website },
       ({ booking }) => {
@@ -149,10 +151,17 @@ function BookingForm({
             .replace('{{email}}', confirmed.email)
             .replace('{{when}}', confirmed.when)}
         </p>
-        <a href={confirmed.icsUrl} download className="btn-primary mt-6">
-          <Icon name="calendar" />
-          {labels.addCalendar}
-        </a>
+        <div className="mt-6 flex flex-wrap items-center gap-4">
+          <a href={confirmed.icsUrl} download className="btn-primary">
+            <Icon name="calendar" />
+            {labels.addCalendar}
+          </a>
+          {confirmed.manageUrl && (
+            <a href={confirmed.manageUrl} className="font-semibold text-brand-700">
+              {labels.manage}
+            </a>
+          )}
+        </div>
       </div>
     )
 

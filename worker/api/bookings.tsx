@@ -1,11 +1,22 @@
-import { Hono } from 'hono'
+import { Hono, type Context } from 'hono'
 import { BookingSchema } from '../../client/schemas/booking'
 import { readAvailability } from '../booking/slots'
 import type { AppEnv } from '../env'
 import { formGuard } from '../middleware/form-guard'
 import { describeSlot, icsPath } from '../booking/invitation'
-import { book, currentSlots } from '../services/bookings'
-import { formResult, isBot, parse, store } from './forms'
+import {
+  book,
+  cancelBooking,
+  currentSlots,
+  managedBooking,
+  moveBooking,
+} from '../services/bookings'
+import { currentBusy } from '../calendar/busy'
+import { limitBody, sameSiteOnly } from '../middleware/form-guard'
+import * as v from 'valibot'
+import { managePath } from '../booking/invitation'
+import { sealLink } from '../consent/links'
+import { formFields, formResult, isBot, parse, store } from './forms'
 
 /** The built-in booking page's API: free slots, booking one, its calendar invitation. */
 export const bookings = new Hono<AppEnv>()
@@ -78,7 +89,11 @@ bookings.post('/', ...formGuard(), async (c) => {
   // the confirmation (with the invitation) and the agency's notice are in the outbox with it
   const booking = saved.value.booking
   const when = describeSlot(slot, c.var.lang, timeZone)
-  const answer = { start: slot, when, timeZone, icsUrl: icsPath(booking.token) }
+  const manageUrl = managePath(
+    await sealLink(c.env, { p: 'booking', t: booking.token }),
+    c.var.lang,
+  )
+  const answer = { start: slot, when, timeZone, icsUrl: icsPath(booking.token), manageUrl }
   if (mode === 'json') return c.json({ booking: answer })
   return formResult(
     c,
@@ -90,4 +105,68 @@ bookings.post('/', ...formGuard(), async (c) => {
       label: t('booking.add_calendar'),
     },
   )
+})
+
+const Manage = v.object({
+  token: v.pipe(v.string(), v.maxLength(2000)),
+  slot: v.optional(v.pipe(v.string(), v.isoTimestamp())),
+})
+
+/** A manage link that no longer opens a booking that can change: what the visitor can do. */
+function manageProblem(c: Context<AppEnv>, problem: string) {
+  const t = c.var.t
+  return formResult(
+    c,
+    problem === 'gone' ? 409 : 400,
+    t('booking.manage_gone_title'),
+    t(problem === 'gone' ? 'booking.manage_gone' : 'booking.manage_expired'),
+    { href: '/book', label: t('booking.choose_time') },
+  )
+}
+
+/** The visitor as the audit log names them: their booking, their address. */
+const visitor = (email: string) => ({ id: 'visitor', email })
+
+/** A visitor moves their own booking, from its page: a slot offered now, checked afresh. */
+bookings.post('/manage/move', sameSiteOnly(), limitBody(4096), async (c) => {
+  const form = v.safeParse(Manage, await formFields(c))
+  const t = c.var.t
+  if (!form.success || !form.output.slot)
+    return formResult(c, 400, t('notices.error_title'), t('errors.slot_required'))
+  const found = await managedBooking(c, form.output.token)
+  if (!found.booking) return manageProblem(c, found.problem)
+  const booking = found.booking
+  const to = new Date(form.output.slot).toISOString()
+  const again = { href: managePath(form.output.token, c.var.lang), label: t('booking.choose_time') }
+  const free = await currentSlots(c)
+  // a meeting the calendar gained since the page was shown takes the slot
+  const { busy } = await currentBusy(c.env, Date.now(), free.availability.daysAhead)
+  const span = Date.parse(to)
+  const clash = busy.some((b) => span < b.end && span + free.lengthMinutes * 60_000 > b.start)
+  if (
+    !free.slots.includes(to) ||
+    clash ||
+    !(await moveBooking(c, booking, to, visitor(booking.email), true))
+  )
+    return formResult(c, 409, t('notices.error_title'), t('booking.slot_taken'), again)
+  const when = describeSlot(to, c.var.lang, booking.timeZone)
+  return formResult(c, 200, t('booking.moved_title'), t('booking.moved_text', { when }), {
+    href: icsPath(booking.token),
+    label: t('booking.add_calendar'),
+  })
+})
+
+/** A visitor cancels their own booking, from its page: the slot is free again. */
+bookings.post('/manage/cancel', sameSiteOnly(), limitBody(4096), async (c) => {
+  const form = v.safeParse(Manage, await formFields(c))
+  const t = c.var.t
+  if (!form.success) return manageProblem(c, 'invalid')
+  const found = await managedBooking(c, form.output.token)
+  if (!found.booking) return manageProblem(c, found.problem)
+  if (!(await cancelBooking(c, found.booking, visitor(found.booking.email), true)))
+    return manageProblem(c, 'gone')
+  return formResult(c, 200, t('booking.cancelled_title'), t('booking.cancelled_text'), {
+    href: '/book',
+    label: t('booking.choose_time'),
+  })
 })

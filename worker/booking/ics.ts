@@ -56,29 +56,42 @@ export interface Invitation {
   url: string
 }
 
-/** A calendar invitation for one consultation, as a .ics file. */
-export function invitation(i: Invitation, now = new Date()): string {
+/** One event's lines. */
+const event = (i: Invitation, now: Date) => [
+  'BEGIN:VEVENT',
+  `UID:${i.uid}`,
+  `SEQUENCE:${i.sequence}`,
+  `DTSTAMP:${stamp(now)}`,
+  `DTSTART:${stamp(i.start)}`,
+  `DTEND:${stamp(i.end)}`,
+  `SUMMARY:${escapeText(i.summary)}`,
+  `DESCRIPTION:${escapeText(i.description)}`,
+  ...(i.location ? [`LOCATION:${escapeText(i.location)}`] : []),
+  `URL:${i.url}`,
+  `ORGANIZER;CN="${paramText(i.organizerName)}":mailto:${i.organizerEmail}`,
+  `ATTENDEE;CN="${paramText(i.attendeeName)}";ROLE=REQ-PARTICIPANT:mailto:${i.attendeeEmail}`,
+  'STATUS:CONFIRMED',
+  'END:VEVENT',
+]
+
+/** A calendar of events (the agency's private feed), as a .ics file. */
+export function calendarFile(
+  events: Invitation[],
+  { now = new Date(), method = 'PUBLISH' as string | null, name = '' } = {},
+): string {
   const lines = [
     'BEGIN:VCALENDAR',
     'VERSION:2.0',
     'PRODID:-//Northstar Growth//Booking//EN',
     'CALSCALE:GREGORIAN',
-    ...(i.method === null ? [] : [`METHOD:${i.method ?? 'PUBLISH'}`]),
-    'BEGIN:VEVENT',
-    `UID:${i.uid}`,
-    `SEQUENCE:${i.sequence}`,
-    `DTSTAMP:${stamp(now)}`,
-    `DTSTART:${stamp(i.start)}`,
-    `DTEND:${stamp(i.end)}`,
-    `SUMMARY:${escapeText(i.summary)}`,
-    `DESCRIPTION:${escapeText(i.description)}`,
-    ...(i.location ? [`LOCATION:${escapeText(i.location)}`] : []),
-    `URL:${i.url}`,
-    `ORGANIZER;CN="${paramText(i.organizerName)}":mailto:${i.organizerEmail}`,
-    `ATTENDEE;CN="${paramText(i.attendeeName)}";ROLE=REQ-PARTICIPANT:mailto:${i.attendeeEmail}`,
-    'STATUS:CONFIRMED',
-    'END:VEVENT',
+    ...(method === null ? [] : [`METHOD:${method}`]),
+    ...(name ? [`X-WR-CALNAME:${escapeText(name)}`] : []),
+    ...events.flatMap((e) => event(e, now)),
     'END:VCALENDAR',
   ]
   return lines.map(fold).join('\r\n') + '\r\n'
 }
+
+/** A calendar invitation for one consultation, as a .ics file. */
+export const invitation = (i: Invitation, now = new Date()) =>
+  calendarFile([i], { now, method: i.method === undefined ? 'PUBLISH' : i.method })

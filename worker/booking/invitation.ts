@@ -1,11 +1,15 @@
 import type { SiteConfig } from '../config'
 import type { Booking } from '../db/bookings'
 import type { Translator } from '../i18n/translator'
-import { invitation } from './ics'
+import { invitation, type Invitation } from './ics'
 
 /** What the visitor and the agency are told of a booking: its time in words, its invitation. */
 
 export const icsPath = (token: string) => `/book/${token}.ics`
+
+/** The booking's own page (reschedule or cancel), by a link sealed for that one booking. */
+export const managePath = (sealed: string, lang: string) =>
+  `/book/manage?${new URLSearchParams({ token: sealed, lang })}`
 
 /** "Monday 23 November 2026, 09:30" in the visitor's language and zone. */
 export const describeSlot = (iso: string, lang: string, zone: string) =>
@@ -17,16 +21,15 @@ export const describeSlot = (iso: string, lang: string, zone: string) =>
 export const bookingUid = (token: string, siteUrl: string) =>
   `booking-${token}@${new URL(siteUrl).hostname}`
 
-/** The booking's calendar invitation (.ics text), as the page serves it and the e-mail attaches it. */
-export function invitationFor(
+/** The booking's event, before it is written as a .ics file. */
+export function eventFor(
   { t, config }: { t: Translator; config: SiteConfig },
   booking: Pick<Booking, 'token' | 'slotStart' | 'notes' | 'email' | 'name'> &
     Partial<Pick<Booking, 'slotEnd' | 'sequence' | 'meetingUrl' | 'uid'>>,
-  /** The agency's own copy: no METHOD, its own summary and description. */
   own: { method?: null; summary?: string; description?: string } = {},
-) {
+): Invitation {
   const start = new Date(booking.slotStart)
-  return invitation({
+  return {
     uid: booking.uid ?? bookingUid(booking.token, config.siteUrl),
     sequence: booking.sequence ?? 0,
     start,
@@ -45,5 +48,12 @@ export function invitationFor(
     attendeeEmail: booking.email,
     attendeeName: booking.name,
     url: config.siteUrl + '/contact',
-  })
+  }
 }
+
+/** The booking's calendar invitation (.ics text), as the page serves it and the e-mail attaches it. */
+export const invitationFor = (
+  ctx: { t: Translator; config: SiteConfig },
+  booking: Parameters<typeof eventFor>[1],
+  own: Parameters<typeof eventFor>[2] = {},
+) => invitation(eventFor(ctx, booking, own))

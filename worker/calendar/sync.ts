@@ -1,4 +1,5 @@
-import { bookingUid, invitationFor } from '../booking/invitation'
+import { bookingUid, eventFor } from '../booking/invitation'
+import { invitation } from '../booking/ics'
 import { readConfig } from '../config'
 import type { Booking } from '../db/bookings'
 import { findBookingById } from '../db/bookings'
@@ -24,11 +25,11 @@ export interface CalendarJob {
 }
 
 /** How the booking's event reads in the agency's own calendar: who, and how to reach them. */
-export function agencyEvent(env: Bindings, booking: Booking) {
+export function agencyEventOf(env: Bindings, booking: Booking) {
   const lang = agencyLanguage(env)
   const t = createTranslator(lang)
   const config = readConfig(env, env.SITE_URL || 'http://localhost')
-  return invitationFor({ t, config }, booking, {
+  return eventFor({ t, config }, booking, {
     method: null,
     summary: t('booking.agency_event', { name: booking.name }),
     description: [
@@ -41,6 +42,8 @@ export function agencyEvent(env: Bindings, booking: Booking) {
       .join('\n'),
   })
 }
+
+const agencyEvent = (env: Bindings, booking: Booking) => invitation(agencyEventOf(env, booking))
 
 async function putBooking(env: Bindings, source: CalendarSource, id: number) {
   const booking = await findBookingById(env.DB, id)

@@ -13,6 +13,8 @@ export type LinkClaims =
   | { p: 'confirm'; n: string }
   | { p: 'unsubscribe'; e: string }
   | { p: 'data'; a: 'export' | 'erase'; e: string }
+  /** A booking's reschedule-and-cancel page: that one booking, by its token. */
+  | { p: 'booking'; t: string }
 
 type Purpose = LinkClaims['p']
 export type LinkOf<P extends Purpose> = Extract<LinkClaims, { p: P }>
@@ -25,6 +27,7 @@ export const LINK_SECONDS = {
   confirm: 7 * 24 * 3600,
   unsubscribe: 365 * 24 * 3600,
   data: 24 * 3600,
+  booking: 400 * 24 * 3600,
 } satisfies Record<Purpose, number>
 
 export class LinkConfigError extends Error {}

@@ -8,7 +8,15 @@ import { limitBody, sameSiteOnly } from '../middleware/form-guard'
 import { loadAvailability, saveAvailability, StoredAvailability } from '../booking/availability'
 import { minutesOf } from '../booking/slots'
 import { AvailabilityPage, formValues, type AvailabilityForm } from './pages/availability'
-import { DESK_BOOKINGS_DONE, DeskBookingsPage, type DeskBookingsDone } from './pages/bookings'
+import { calendarStatus } from '../calendar/busy'
+import { calendarOf } from '../calendar/caldav'
+import { feedToken } from '../calendar/feed'
+import {
+  DESK_BOOKINGS_DONE,
+  DeskBookingsPage,
+  type CalendarReport,
+  type DeskBookingsDone,
+} from './pages/bookings'
 import { cancelBooking, currentSlots, moveBooking, type Actor } from '../services/bookings'
 
 /**
@@ -26,11 +34,33 @@ const staff = (c: Context<AppEnv>): Actor => ({
 const back = (c: Context<AppEnv>, done: DeskBookingsDone) =>
   c.redirect(`/desk/bookings?done=${done}`, 303)
 
+/** What the desk says of the agency's calendar: connected or not, last read, errors, owed. */
+async function calendarReport(c: Context<AppEnv>): Promise<CalendarReport | null> {
+  if (!calendarOf(c.env)) return null
+  const db = c.env.DB
+  const [status, owed] = await Promise.all([
+    calendarStatus(db),
+    db
+      .prepare(
+        `SELECT (SELECT COUNT(*) FROM bookings WHERE calendar_state = 'pending')
+              + (SELECT COUNT(*) FROM calendar_deletions) AS n`,
+      )
+      .first<{ n: number }>(),
+  ])
+  return {
+    fetchedAt: status.fetchedAt ? new Date(status.fetchedAt).toISOString() : null,
+    error: status.error,
+    errorAt: status.errorAt,
+    owed: owed?.n ?? 0,
+  }
+}
+
 deskBookings.get('/', async (c) => {
   const now = new Date()
-  const [bookings, free] = await Promise.all([
+  const [bookings, free, calendar] = await Promise.all([
     listUpcomingBookings(c.env.DB, now.toISOString()),
     currentSlots(c, now),
+    calendarReport(c),
   ])
   const done = DESK_BOOKINGS_DONE.find((d) => d === c.req.query('done'))
   const t = c.var.t
@@ -40,6 +70,7 @@ deskBookings.get('/', async (c) => {
       slots={free.slots}
       timeZone={free.timeZone}
       done={done}
+      calendar={calendar}
     />,
     {
       title: `${t('desk_bookings.title')} | ${t('meta.title_suffix')}`,
@@ -97,9 +128,10 @@ deskBookings.post('/:id{[0-9]+}/move', ...guards, async (c) => {
 
 async function renderAvailability(c: Context<AppEnv>, form: AvailabilityForm, status: 200 | 400) {
   const t = c.var.t
-  const { timeZone } = await loadAvailability(c.env)
+  const [{ timeZone }, token] = await Promise.all([loadAvailability(c.env), feedToken(c.env.DB)])
+  const feedUrl = `${c.var.config.siteUrl}/desk/calendar.ics?token=${token}`
   c.status(status)
-  return c.render(<AvailabilityPage form={form} timeZone={timeZone} />, {
+  return c.render(<AvailabilityPage form={form} timeZone={timeZone} feedUrl={feedUrl} />, {
     title: `${t('desk_bookings.availability.title')} | ${t('meta.title_suffix')}`,
     workspace: true,
     description: t('desk_bookings.description'),
@@ -175,5 +207,12 @@ deskBookings.post('/availability', sameSiteOnly(), limitBody(16 * 1024), async (
     saveAvailability(db, read.availability, staff(c).email),
     audit(db, staff(c), 'booking.availability', null, read.availability),
   ])
+  return c.redirect('/desk/bookings/availability?done=saved', 303)
+})
+
+/** A new address for the calendar feed: the old one stops working at once. */
+deskBookings.post('/feed', sameSiteOnly(), limitBody(1024), async (c) => {
+  await feedToken(c.env.DB, true)
+  await audit(c.env.DB, staff(c), 'booking.feed_renew', null).run()
   return c.redirect('/desk/bookings/availability?done=saved', 303)
 })

@@ -6,7 +6,10 @@ import { PageHero } from '../components/page-parts'
 import { findBooking, type Booking } from '../db/bookings'
 import type { AppEnv } from '../env'
 import { usePage } from '../render/context'
-import { invitationFor } from '../booking/invitation'
+import { describeSlot, invitationFor } from '../booking/invitation'
+import { FormResultPage } from '../components/form-result'
+import { currentSlots, managedBooking } from '../services/bookings'
+import { zoneName } from '../../client/islands/booking-form'
 
 /** The built-in booking page; `?embed=1` is the same page inside the scheduling dialog. */
 export function BookPage({
@@ -37,6 +40,7 @@ export function BookPage({
         confirmedTitle: t('booking.confirmed_title'),
         confirmedText: t('booking.confirmed_text', { email: '{{email}}', when: '{{when}}' }),
         addCalendar: t('booking.add_calendar'),
+        manage: t('booking.manage_link'),
         duration: t('booking.duration'),
         honeypot: t('forms.honeypot'),
       }}
@@ -84,4 +88,125 @@ export async function serveInvitation(c: Context<AppEnv>) {
     'Content-Disposition': `attachment; filename="consultation-${day}.ics"`,
     'Cache-Control': 'private, no-store',
   })
+}
+
+/** The page a manage link opens when the booking cannot be changed any more. */
+export function manageProblem(c: Context<AppEnv>, problem: string) {
+  const { t } = c.var
+  const title = t('booking.manage_gone_title')
+  const text = t(problem === 'gone' ? 'booking.manage_gone' : 'booking.manage_expired')
+  c.status(problem === 'gone' ? 409 : 400)
+  return c.render(
+    <FormResultPage
+      title={title}
+      text={text}
+      action={{ href: '/book', label: t('booking.choose_time') }}
+    />,
+    { title: `${title} | ${t('meta.title_suffix')}`, description: text },
+  )
+}
+
+/**
+ * /book/manage?token=: the visitor's own booking, from the link in its e-mail (sealed, for that
+ * one booking): when it is, where to meet, another time to move it to, or cancel it. Plain
+ * forms: they work without JavaScript.
+ */
+export async function serveManageBooking(c: Context<AppEnv>) {
+  const token = c.req.query('token') ?? ''
+  const found = await managedBooking(c, token)
+  if (!found.booking) return manageProblem(c, found.problem)
+  const { slots } = await currentSlots(c)
+  c.header('Cache-Control', 'no-store')
+  const t = c.var.t
+  return c.render(<ManageBookingPage booking={found.booking} slots={slots} token={token} />, {
+    title: `${t('booking.manage_title')} | ${t('meta.title_suffix')}`,
+    description: t('booking.manage_text'),
+  })
+}
+
+function ManageBookingPage({
+  booking,
+  slots,
+  token,
+}: {
+  booking: Booking
+  slots: string[]
+  token: string
+}) {
+  const { t, lang } = usePage()
+  const zone = booking.timeZone
+  const dayOf = new Intl.DateTimeFormat(lang, { dateStyle: 'full', timeZone: zone })
+  const timeOf = new Intl.DateTimeFormat(lang, { timeStyle: 'short', timeZone: zone })
+  const days = new Map<string, string[]>()
+  for (const s of slots) {
+    const day = formatInTimeZone(new Date(s), zone, 'yyyy-MM-dd')
+    days.set(day, [...(days.get(day) ?? []), s])
+  }
+  return (
+    <>
+      <PageHero
+        title={t('booking.manage_title')}
+        subtitle={t('booking.manage_when', { when: describeSlot(booking.slotStart, lang, zone) })}
+        crumbs={[{ label: t('booking.manage_title') }]}
+      />
+      <section className="container max-w-3xl space-y-6 pb-16">
+        <p className="m-0 text-ink-700">
+          {t('booking.manage_zone', { zone: zoneName(lang, zone) })}
+          {booking.meetingUrl && (
+            <>
+              {' '}
+              <a href={booking.meetingUrl} className="font-semibold text-brand-700">
+                {t('booking.meeting_link')}
+              </a>
+            </>
+          )}
+        </p>
+        <form method="post" action="/api/bookings/manage/move" className="card space-y-4">
+          <h2 className="m-0 text-xl font-bold">{t('booking.reschedule')}</h2>
+          <input type="hidden" name="token" value={token} />
+          {slots.length ? (
+            <>
+              <div>
+                <label
+                  htmlFor="manage-slot"
+                  className="mb-1 block text-sm font-medium text-ink-700"
+                >
+                  {t('booking.new_time')}
+                </label>
+                <select
+                  id="manage-slot"
+                  name="slot"
+                  required
+                  className="w-full rounded-lg border border-slate-300 bg-white px-3 py-2.5 text-ink-900"
+                >
+                  {[...days.values()].map((day) => (
+                    <optgroup key={day[0]} label={dayOf.format(new Date(day[0]))}>
+                      {day.map((s) => (
+                        <option key={s} value={s}>
+                          {timeOf.format(new Date(s))}
+                        </option>
+                      ))}
+                    </optgroup>
+                  ))}
+                </select>
+              </div>
+              <button type="submit" className="btn-primary">
+                {t('booking.reschedule_button')}
+              </button>
+            </>
+          ) : (
+            <p className="m-0 text-ink-700">{t('booking.no_slots')}</p>
+          )}
+        </form>
+        <form method="post" action="/api/bookings/manage/cancel" className="card space-y-4">
+          <h2 className="m-0 text-xl font-bold">{t('booking.cancel_title')}</h2>
+          <p className="m-0 text-ink-700">{t('booking.cancel_text')}</p>
+          <input type="hidden" name="token" value={token} />
+          <button type="submit" className="btn-ghost">
+            {t('booking.cancel_button')}
+          </button>
+        </form>
+      </section>
+    </>
+  )
 }

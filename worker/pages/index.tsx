@@ -24,7 +24,7 @@ import { AboutPage } from './about'
 import { AccountPage } from './account'
 import { AuthPage, ConfirmPage, ResetPage } from './auth'
 import { BlogListPage, BlogPostPage } from './blog'
-import { BookPage, serveInvitation } from './book'
+import { BookPage, serveInvitation, serveManageBooking } from './book'
 import { currentSlots } from '../services/bookings'
 import { ContactPage } from './contact'
 import { FaqPage } from './faq'
@@ -305,6 +305,7 @@ const handlers: Record<PagePath, Handler<AppEnv>> = {
     })
   },
   '/book/:file{[0-9a-f-]+\\.ics}': serveInvitation,
+  '/book/manage': serveManageBooking,
 }
 
 for (const route of PAGE_ROUTES) {

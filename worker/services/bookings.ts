@@ -5,9 +5,11 @@ import { bookingUid } from '../booking/invitation'
 import { freeSlots } from '../booking/slots'
 import { cachedBusy, currentBusy } from '../calendar/busy'
 import { calendarOf } from '../calendar/caldav'
+import { openLink } from '../consent/links'
 import { syncSoon } from '../calendar/sync'
 import {
   deleteBooking,
+  findBooking,
   insertBooking,
   listBookedIntervals,
   moveBookingSlot,
@@ -128,7 +130,12 @@ function visitorWriter(c: Context<AppEnv>, language: string): MailWriter {
  * request deleted it: of two cancels of one booking, one e-mails the visitor. Returns whether
  * it was this request's cancel.
  */
-export async function cancelBooking(c: Context<AppEnv>, booking: Booking, actor: Actor) {
+export async function cancelBooking(
+  c: Context<AppEnv>,
+  booking: Booking,
+  actor: Actor,
+  byVisitor = false,
+) {
   const db = c.env.DB
   const { name, slotStart, timeZone, email } = booking
   const results = await db.batch([
@@ -137,15 +144,37 @@ export async function cancelBooking(c: Context<AppEnv>, booking: Booking, actor:
       visitorWriter(c, booking.language),
       'booking_cancelled',
       email,
-      { name, slotStart, timeZone },
+      { name, slotStart, timeZone, byVisitor },
       { onlyIfInserted: true },
     ),
+    ...(await agencyTold(c, byVisitor, { name, email, slotStart })),
     audit(db, actor, 'booking.cancel', `booking/${booking.id}`, { slot: slotStart }, true),
     ...calendarDeletion(c, booking),
   ])
-  enqueue(c, insertedIds(results, [1]))
+  enqueue(c, insertedIds(results, byVisitor ? [1, 2] : [1]))
   c.executionCtx.waitUntil(syncSoon(c.env))
   return results[0].results.length > 0
+}
+
+/** The agency's notice of a visitor's own change (statements for its batch; none for staff's). */
+async function agencyTold(
+  c: Context<AppEnv>,
+  byVisitor: boolean,
+  change: { name: string; email: string; slotStart: string; movedTo?: string },
+) {
+  if (!byVisitor) return []
+  const { timeZone: agencyTimeZone } = await loadAvailability(c.env)
+  return [
+    await mailRow(
+      writerOf(c),
+      'agency_booking_changed',
+      'agency',
+      { ...change, agencyTimeZone },
+      {
+        onlyIfInserted: true,
+      },
+    ),
+  ]
 }
 
 /**
@@ -154,7 +183,13 @@ export async function cancelBooking(c: Context<AppEnv>, booking: Booking, actor:
  * e-mail with the new invitation and the audit row. The booking keeps its token: its .ics link
  * serves the new time. Returns whether it moved.
  */
-export async function moveBooking(c: Context<AppEnv>, booking: Booking, to: string, actor: Actor) {
+export async function moveBooking(
+  c: Context<AppEnv>,
+  booking: Booking,
+  to: string,
+  actor: Actor,
+  byVisitor = false,
+) {
   const db = c.env.DB
   const { name, email, timeZone, token, notes, language, slotStart: from } = booking
   // the meeting keeps its length; the target day's buffer and maximum hold
@@ -171,8 +206,18 @@ export async function moveBooking(c: Context<AppEnv>, booking: Booking, to: stri
       onlyIfInserted: true,
     }),
     audit(db, actor, 'booking.move', `booking/${booking.id}`, { from, to }, true),
+    ...(await agencyTold(c, byVisitor, { name, email, slotStart: from, movedTo: to })),
   ])
-  enqueue(c, insertedIds(results, [1]))
+  enqueue(c, insertedIds(results, byVisitor ? [1, 3] : [1]))
   c.executionCtx.waitUntil(syncSoon(c.env))
   return results[0].results.length > 0
+}
+
+/** The booking behind a manage link, or why there is none (expired link, booking gone). */
+export async function managedBooking(c: Context<AppEnv>, token: string | undefined) {
+  const link = await openLink(c.env, token, 'booking')
+  if (!link.ok) return { problem: link.reason }
+  const booking = await findBooking(c.env.DB, link.claims.t)
+  if (!booking || booking.slotStart < new Date().toISOString()) return { problem: 'gone' as const }
+  return { booking }
 }

@@ -36,6 +36,14 @@ const SAMPLES: Record<MailKind, unknown> = {
   agency_booking: booked,
   booking_cancelled: { name: booked.name, slotStart: booked.slotStart, timeZone: booked.timeZone },
   booking_moved: { ...booked, slotStart: moved, previousStart: booked.slotStart },
+  agency_booking_changed: {
+    name: booked.name,
+    email: booked.email,
+    slotStart: booked.slotStart,
+    movedTo: moved,
+    agencyTimeZone: 'Europe/London',
+  },
+  booking_reminder: { ...booked, hours: 24, meetingUrl: 'https://meet.jit.si/northstar-test' },
   agency_contact: {
     name: 'Ada Lovelace',
     email: 'ada@example.org',

@@ -42,7 +42,16 @@ export const LENGTHS = [15, 20, 30, 45, 60, 90] as const
  * the hours of each weekday, days off, notice, how far ahead, the buffer between meetings, a
  * meeting's length and a daily maximum.
  */
-export function AvailabilityPage({ form, timeZone }: { form: AvailabilityForm; timeZone: string }) {
+export function AvailabilityPage({
+  form,
+  timeZone,
+  feedUrl,
+}: {
+  form: AvailabilityForm
+  timeZone: string
+  /** The private calendar feed of the bookings (calendar/feed.ts). */
+  feedUrl: string
+}) {
   const { t, lang } = usePage()
   const a = (key: string, params?: Record<string, string | number>) =>
     t(`desk_bookings.availability.${key}` as 'desk_bookings.availability.title', params)
@@ -202,6 +211,20 @@ export function AvailabilityPage({ form, timeZone }: { form: AvailabilityForm; t
             {a('save')}
           </button>
         </form>
+        <section aria-labelledby="feed-title" className="card space-y-3">
+          <h2 id="feed-title" className="m-0 text-lg font-bold">
+            {t('desk_bookings.feed_title')}
+          </h2>
+          <p className="m-0 text-sm text-ink-700">{t('desk_bookings.feed_text')}</p>
+          <p className="m-0 break-all rounded-lg bg-slate-50 p-3 font-mono text-sm" dir="ltr">
+            {feedUrl}
+          </p>
+          <form method="post" action="/desk/bookings/feed">
+            <button type="submit" className="btn-ghost">
+              {t('desk_bookings.feed_renew')}
+            </button>
+          </form>
+        </section>
       </div>
     </>
   )

@@ -8,6 +8,15 @@ import { DeskHeader, DeskNotice } from './leads'
 export const DESK_BOOKINGS_DONE = ['cancelled', 'moved', 'taken', 'gone'] as const
 export type DeskBookingsDone = (typeof DESK_BOOKINGS_DONE)[number]
 
+/** The agency's calendar as the desk reports it (null: none connected). */
+export interface CalendarReport {
+  fetchedAt: string | null
+  error: string | null
+  errorAt: string | null
+  /** Booking changes the calendar has not taken yet. */
+  owed: number
+}
+
 /** Items grouped by their day in the agency's zone, in order. */
 function byDay<T>(items: T[], startOf: (item: T) => string, timeZone: string) {
   const days = new Map<string, T[]>()
@@ -27,7 +36,9 @@ export function DeskBookingsPage({
   slots,
   timeZone,
   done,
+  calendar = null,
 }: {
+  calendar?: CalendarReport | null
   bookings: Booking[]
   /** Free slots (UTC ISO), soonest first: where a booking may move. */
   slots: string[]
@@ -59,6 +70,7 @@ export function DeskBookingsPage({
             ? t('desk_bookings.count', { count: String(bookings.length) })
             : t('desk_bookings.none')}
         </p>
+        <CalendarNotice calendar={calendar} />
         <p className="m-0">
           <a href="/desk/bookings/availability" className="font-semibold text-brand-700">
             {t('desk_bookings.availability_link')}
@@ -155,5 +167,38 @@ export function DeskBookingsPage({
         ))}
       </div>
     </>
+  )
+}
+
+/** Where the agency's calendar stands: read, down (and since when), changes it still owes. */
+function CalendarNotice({ calendar }: { calendar: CalendarReport | null }) {
+  const { t, lang } = usePage()
+  const at = (iso: string | null) =>
+    iso
+      ? new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'short' }).format(
+          new Date(iso),
+        )
+      : '—'
+  if (!calendar)
+    return <p className="m-0 text-sm text-ink-600">{t('desk_bookings.calendar_none')}</p>
+  const down = !!calendar.error
+  return (
+    <div
+      role="status"
+      className={`rounded-lg p-3 text-sm ${down || calendar.owed ? 'bg-amber-50 text-amber-900' : 'bg-green-50 text-green-800'}`}
+    >
+      <p className="m-0">
+        {down
+          ? t('desk_bookings.calendar_down', {
+              error: calendar.error!,
+              at: at(calendar.errorAt),
+              read: at(calendar.fetchedAt),
+            })
+          : t('desk_bookings.calendar_ok', { at: at(calendar.fetchedAt) })}
+      </p>
+      {calendar.owed > 0 && (
+        <p className="m-0 mt-1">{t('desk_bookings.calendar_owed', { n: calendar.owed })}</p>
+      )}
+    </div>
   )
 }

@@ -1,5 +1,5 @@
 import { zoneName } from '../../../client/islands/booking-form'
-import { describeSlot, icsPath, invitationFor } from '../../booking/invitation'
+import { describeSlot, icsPath, invitationFor, managePath } from '../../booking/invitation'
 import type { MailContext, MailTemplate } from './context'
 
 /** A booked consultation, as the confirmation and the agency's notice both need it. */
@@ -26,12 +26,23 @@ const attachment = (ctx: MailContext, b: BookedCall) => ({
   content: invitationFor(ctx, b),
 })
 
+/** The visitor's own links: where to meet, and their booking's page to reschedule or cancel. */
+async function visitorLinks(ctx: MailContext, b: BookedCall) {
+  const { t, lang, config } = ctx
+  const manage = config.siteUrl + managePath(await ctx.seal({ p: 'booking', t: b.token }), lang)
+  return [
+    ...(b.meetingUrl ? [{ label: t('mail.booking_meeting'), url: b.meetingUrl }] : []),
+    { label: t('mail.booking_manage'), url: manage },
+  ]
+}
+
 /** The visitor's confirmation, with the invitation attached. */
 export const bookingConfirmation: MailTemplate<BookedCall> = {
   category: 'transactional',
-  letter: (ctx, b) => {
+  letter: async (ctx, b) => {
     const { t, lang, config } = ctx
     const when = describeSlot(b.slotStart, lang, b.timeZone)
+    const links = await visitorLinks(ctx, b)
     return {
       subject: t('booking.mail_subject', { when }),
       preview: t('mail.booking_intro'),
@@ -42,6 +53,7 @@ export const bookingConfirmation: MailTemplate<BookedCall> = {
         [t('mail.label_zone'), zoneName(lang, b.timeZone)],
       ],
       action: { label: t('mail.booking_action'), url: config.siteUrl + icsPath(b.token) },
+      links,
       closing: `${t('mail.booking_outro')}\n\n${t('mail.signoff')}`,
       // built when the message is rendered for sending, not when the outbox row is written
       get attachments() {
@@ -84,6 +96,8 @@ export interface CancelledCall {
   name: string
   slotStart: string
   timeZone: string
+  /** The visitor cancelled it themselves, from their booking's page. */
+  byVisitor?: boolean
 }
 
 /** The visitor's notice that the agency cancelled their call, with the way to book again. */
@@ -93,9 +107,12 @@ export const bookingCancelled: MailTemplate<CancelledCall> = {
     const when = describeSlot(b.slotStart, lang, b.timeZone)
     return {
       subject: t('mail.cancelled_subject', { when }),
-      preview: t('mail.cancelled_intro'),
+      preview: t(b.byVisitor ? 'mail.cancelled_intro_visitor' : 'mail.cancelled_intro'),
       greeting: t('mail.greeting', { name: b.name }),
-      paragraphs: [t('mail.cancelled_intro'), t('mail.cancelled_rebook')],
+      paragraphs: [
+        t(b.byVisitor ? 'mail.cancelled_intro_visitor' : 'mail.cancelled_intro'),
+        t('mail.cancelled_rebook'),
+      ],
       details: [
         [t('mail.label_when'), when],
         [t('mail.label_zone'), zoneName(lang, b.timeZone)],
@@ -117,9 +134,10 @@ export interface MovedCall extends BookedCall {
  */
 export const bookingMoved: MailTemplate<MovedCall> = {
   category: 'transactional',
-  letter: (ctx, b) => {
+  letter: async (ctx, b) => {
     const { t, lang, config } = ctx
     const when = describeSlot(b.slotStart, lang, b.timeZone)
+    const links = await visitorLinks(ctx, b)
     return {
       subject: t('mail.moved_subject', { when }),
       preview: t('mail.moved_intro'),
@@ -131,11 +149,75 @@ export const bookingMoved: MailTemplate<MovedCall> = {
         [t('mail.label_zone'), zoneName(lang, b.timeZone)],
       ],
       action: { label: t('mail.booking_action'), url: config.siteUrl + icsPath(b.token) },
+      links,
       closing: `${t('mail.booking_outro')}\n\n${t('mail.signoff')}`,
       // built when the message is rendered for sending, not when the outbox row is written
       get attachments() {
         return [attachment(ctx, b)]
       },
+    }
+  },
+}
+
+/** What a visitor changed themselves, for the agency: who, which call, and what became of it. */
+export interface ChangedCall {
+  name: string
+  email: string
+  slotStart: string
+  /** The new time of a moved call; absent for a cancelled one. */
+  movedTo?: string
+  agencyTimeZone: string
+}
+
+/** The agency's notice that a visitor moved or cancelled their call from its page. */
+export const agencyBookingChanged: MailTemplate<ChangedCall> = {
+  category: 'agency',
+  letter: ({ t, lang }, b) => {
+    const zone = b.agencyTimeZone
+    const at = (iso: string) => `${describeSlot(iso, lang, zone)} (${zoneName(lang, zone)})`
+    const subject = b.movedTo
+      ? t('mail.agency_moved_subject', { name: b.name, when: at(b.movedTo) })
+      : t('mail.agency_cancelled_subject', { name: b.name, when: at(b.slotStart) })
+    return {
+      subject,
+      preview: subject,
+      paragraphs: [t(b.movedTo ? 'mail.agency_moved_intro' : 'mail.agency_cancelled_intro')],
+      details: [
+        [t('mail.label_name'), b.name],
+        [t('mail.label_email'), b.email],
+        ...(b.movedTo
+          ? ([
+              [t('mail.label_when'), at(b.movedTo)],
+              [t('mail.label_previous'), at(b.slotStart)],
+            ] as [string, string][])
+          : ([[t('mail.label_when'), at(b.slotStart)]] as [string, string][])),
+      ],
+      replyTo: b.email,
+    }
+  },
+}
+
+/** A reminder of a coming call, a day or an hour before, in the visitor's language and zone. */
+export const bookingReminder: MailTemplate<BookedCall & { hours: 24 | 1 }> = {
+  category: 'transactional',
+  letter: async (ctx, b) => {
+    const { t, lang, config } = ctx
+    const when = describeSlot(b.slotStart, lang, b.timeZone)
+    const soon = b.hours === 1 ? 'mail.reminder_hour' : 'mail.reminder_day'
+    return {
+      subject: t(`${soon}_subject`, { when }),
+      preview: t(soon, { when }),
+      greeting: t('mail.greeting', { name: b.name }),
+      paragraphs: [t(soon, { when })],
+      details: [
+        [t('mail.label_when'), when],
+        [t('mail.label_zone'), zoneName(lang, b.timeZone)],
+      ],
+      ...(b.meetingUrl
+        ? { action: { label: t('mail.booking_meeting'), url: b.meetingUrl } }
+        : { action: { label: t('mail.booking_action'), url: config.siteUrl + icsPath(b.token) } }),
+      links: (await visitorLinks(ctx, b)).filter((l) => l.url !== b.meetingUrl),
+      closing: t('mail.signoff'),
     }
   },
 }

@@ -1,5 +1,12 @@
 import { authConfirmSignup, authMagicLink, authReauthentication, authRecovery } from './auth'
-import { agencyBooking, bookingCancelled, bookingConfirmation, bookingMoved } from './booking'
+import {
+  agencyBooking,
+  agencyBookingChanged,
+  bookingCancelled,
+  bookingConfirmation,
+  bookingMoved,
+  bookingReminder,
+} from './booking'
 import { agencyContact } from './contact'
 import { dataRequest, newsletter, newsletterTest, subscribeConfirm } from './consent'
 import type { MailTemplate } from './context'
@@ -19,6 +26,8 @@ export const TEMPLATES = {
   agency_booking: agencyBooking,
   booking_cancelled: bookingCancelled,
   booking_moved: bookingMoved,
+  agency_booking_changed: agencyBookingChanged,
+  booking_reminder: bookingReminder,
   agency_contact: agencyContact,
   agency_digest: agencyDigest,
   auth_recovery: authRecovery,

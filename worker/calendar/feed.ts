@@ -1,0 +1,57 @@
+import type { Context } from 'hono'
+import { calendarFile } from '../booking/ics'
+import { listUpcomingBookings } from '../db/bookings'
+import type { AppEnv } from '../env'
+import { agencyEventOf } from './sync'
+
+/**
+ * GET /desk/calendar.ics?token=: the agency's bookings as an iCalendar feed any calendar app
+ * can subscribe to (the last 30 days and everything to come). A calendar app cannot sign in,
+ * so the address itself is the key: a random token kept in D1, shown in the desk, replaced
+ * there when it leaks (the old address then answers 404).
+ */
+
+const bytes = (s: string) => new TextEncoder().encode(s)
+
+/** The feed's token, made once. */
+export async function feedToken(db: D1Database, renew = false) {
+  const fresh = [...crypto.getRandomValues(new Uint8Array(24))]
+    .map((b) => b.toString(16).padStart(2, '0'))
+    .join('')
+  await db
+    .prepare(
+      `INSERT INTO site_secrets (name, value) VALUES ('calendar_feed', ?1)
+       ON CONFLICT (name) DO ${renew ? 'UPDATE SET value = ?1' : 'NOTHING'}`,
+    )
+    .bind(fresh)
+    .run()
+  const row = await db
+    .prepare("SELECT value FROM site_secrets WHERE name = 'calendar_feed'")
+    .first<{ value: string }>()
+  return row!.value
+}
+
+/** Equal tokens, compared in constant time (their digests: equal lengths). */
+async function same(a: string, b: string) {
+  const [x, y] = await Promise.all([
+    crypto.subtle.digest('SHA-256', bytes(a)),
+    crypto.subtle.digest('SHA-256', bytes(b)),
+  ])
+  return crypto.subtle.timingSafeEqual(x, y)
+}
+
+export async function calendarFeed(c: Context<AppEnv>) {
+  const token = c.req.query('token') ?? ''
+  if (!token || !(await same(token, await feedToken(c.env.DB)))) return c.notFound()
+  const from = new Date(Date.now() - 30 * 86_400_000).toISOString()
+  const bookings = await listUpcomingBookings(c.env.DB, from, 2000)
+  const ics = calendarFile(
+    bookings.map((b) => agencyEventOf(c.env, b)),
+    { name: c.var.t('desk_bookings.feed_name') },
+  )
+  return c.body(ics, 200, {
+    'Content-Type': 'text/calendar; charset=utf-8',
+    'Cache-Control': 'private, max-age=300',
+    'X-Robots-Tag': 'noindex',
+  })
+}
