@@ -255,3 +255,104 @@ describe('the booking’s event in the calendar (Radicale)', () => {
     ).toEqual({ n: 0 })
   })
 })
+
+describe('the visitor’s own links', () => {
+  it('reschedule from the link moves the event (same UID) and tells the agency; cancel frees the slot', async () => {
+    const calendar = await newCalendar()
+    const slot = next(5, '10:00')
+    const res = await bookSlot(calendar.site, slot, 'Dorothy Vaughan')
+    expect(res.status).toBe(200)
+    const { booking } = (await res.json()) as { booking: { manageUrl: string } }
+    expect(booking.manageUrl).toMatch(/^\/book\/manage\?token=[\w.-]+&lang=en$/)
+    const [event] = await calendarEvents(calendar)
+    // the page the link opens: the booking, another time to choose, a way to cancel
+    const page = await siteFetch(calendar.site, booking.manageUrl)
+    expect(page.status).toBe(200)
+    const html = await page.text()
+    expect(html).toContain('name="slot"')
+    expect(html).toContain('/api/bookings/manage/cancel')
+    const token = new URL(booking.manageUrl, SITE).searchParams.get('token')!
+    const form = (path: string, fields: Record<string, string>) =>
+      siteFetch(calendar.site, path, {
+        method: 'POST',
+        headers: { Origin: SITE, 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(fields),
+      })
+    const to = next(5, '15:30')
+    const moved = await form('/api/bookings/manage/move', { token, slot: to })
+    expect(moved.status).toBe(200)
+    const [after] = await calendarEvents(calendar)
+    expect(after).toMatchObject({ uid: event.uid, start: to, sequence: 1 })
+    const told = await env.DB.prepare(
+      "SELECT subject, to_address FROM mail_outbox WHERE kind = 'agency_booking_changed' ORDER BY id DESC",
+    ).first<{ subject: string; to_address: string }>()
+    expect(told!.subject).toMatch(/^Booking moved by Dorothy Vaughan/)
+    expect(told!.to_address).toBe('hello@growthagency.example')
+    // a slot that is not offered: refused, nothing moves
+    expect(
+      (await form('/api/bookings/manage/move', { token, slot: '2020-01-01T09:00:00.000Z' })).status,
+    ).toBe(409)
+    const cancelled = await form('/api/bookings/manage/cancel', { token })
+    expect(cancelled.status).toBe(200)
+    expect(await calendarEvents(calendar)).toEqual([])
+    await read(calendar)
+    expect(await slotsOf(calendar.site)).toContain(to)
+    // the link of a cancelled booking says so
+    expect((await siteFetch(calendar.site, booking.manageUrl)).status).toBe(409)
+  })
+})
+
+describe('reminders', () => {
+  it('a day and an hour before, each once, in the visitor’s language', async () => {
+    const { sendReminders } = await import('../../worker/services/reminders')
+    const slot = next(3, '12:00')
+    const calendar = await newCalendar()
+    expect((await bookSlot(calendar.site, slot, 'Mary Jackson')).status).toBe(200)
+    await env.DB.prepare(
+      "UPDATE bookings SET created_at = '2026-01-01T00:00:00.000Z', language = 'de' WHERE slot_start = ?",
+    )
+      .bind(slot)
+      .run()
+    const at = Date.parse(slot)
+    const mine = async () =>
+      (
+        await env.DB.prepare(
+          `SELECT m.subject, m.language FROM mail_outbox m JOIN bookings b ON b.email = m.to_address
+           WHERE m.kind = 'booking_reminder' AND b.slot_start = ? ORDER BY m.id`,
+        )
+          .bind(slot)
+          .all<{ subject: string; language: string }>()
+      ).results
+    await sendReminders(env, at - 25 * 3600_000)
+    expect(await mine()).toEqual([])
+    await sendReminders(env, at - 23 * 3600_000)
+    await sendReminders(env, at - 22 * 3600_000)
+    expect(await mine()).toHaveLength(1)
+    await sendReminders(env, at - 50 * 60_000)
+    await sendReminders(env, at - 40 * 60_000)
+    const sent = await mine()
+    expect(sent).toHaveLength(2)
+    expect(sent.every((m) => m.language === 'de')).toBe(true)
+  })
+})
+
+describe('the agency’s calendar feed', () => {
+  it('lists the bookings for a calendar app, only at its private address', async () => {
+    const { feedToken } = await import('../../worker/calendar/feed')
+    const calendar = await newCalendar()
+    const slot = next(2, '16:30')
+    expect((await bookSlot(calendar.site, slot, 'Annie Easley')).status).toBe(200)
+    expect((await siteFetch(calendar.site, '/desk/calendar.ics')).status).toBe(404)
+    expect((await siteFetch(calendar.site, '/desk/calendar.ics?token=guess')).status).toBe(404)
+    const res = await siteFetch(
+      calendar.site,
+      `/desk/calendar.ics?token=${await feedToken(env.DB)}`,
+    )
+    expect(res.status).toBe(200)
+    expect(res.headers.get('Content-Type')).toContain('text/calendar')
+    const ics = (await res.text()).replace(/\r\n /g, '')
+    expect(ics).toContain('SUMMARY:Consultation: Annie Easley')
+    const { uid } = (await calendarEvents(calendar))[0]
+    expect(ics).toContain(`UID:${uid}`)
+  })
+})
