@@ -1,29 +1,38 @@
-// `npm test`: browser check, then one vitest run (worker tests in workerd, browser tests in
+// `npm test`: Chromium and Radicale checked, then one vitest run (worker tests in workerd, browser tests in
 // Chromium) and, beside it, formatting, lint, dead code, generated types and type checks.
 // Ends with one line "N passed, N failed" for CI.
 import { spawn, spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync } from 'node:fs'
+import { RADICALE_PATH } from './lib/radicale.mjs'
 import { CHROMIUM_PATH } from './lib/server.mjs'
 
-// The browser tests need Chromium: get it where we can, else say so in the first second.
-if (!existsSync(CHROMIUM_PATH)) {
-  const root = process.getuid?.() === 0
-  if (root && existsSync('/usr/bin/apt-get')) {
-    console.log('Chromium is missing: installing it with apt-get')
-    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' }
-    spawnSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env })
-    spawnSync('apt-get', ['install', '-y', '-qq', 'chromium'], { stdio: 'inherit', env })
-  }
-  if (!existsSync(CHROMIUM_PATH)) {
+/**
+ * What the tests need from Debian, got where we can (root with apt-get), else said in the first
+ * second: Chromium for the browser tests, Radicale (a second CalDAV server) for the calendar's.
+ */
+const PACKAGES = [
+  { name: 'Chromium', path: CHROMIUM_PATH, apt: 'chromium', hint: ' (or set CHROMIUM_PATH)' },
+  { name: 'Radicale', path: RADICALE_PATH, apt: 'radicale', hint: '' },
+]
+const missing = PACKAGES.filter((p) => !existsSync(p.path))
+if (missing.length && process.getuid?.() === 0 && existsSync('/usr/bin/apt-get')) {
+  console.log(`${missing.map((p) => p.name).join(' and ')} missing: installing with apt-get`)
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' }
+  spawnSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env })
+  spawnSync('apt-get', ['install', '-y', '-qq', ...missing.map((p) => p.apt)], {
+    stdio: 'inherit',
+    env,
+  })
+}
+for (const p of PACKAGES)
+  if (!existsSync(p.path)) {
     console.error(
-      `The browser tests need Chromium at ${CHROMIUM_PATH}. Install it with:\n` +
-        '  sudo apt-get install -y chromium\n' +
-        '(or set CHROMIUM_PATH to a Chromium binary), then run npm test again.',
+      `The tests need ${p.name} at ${p.path}. Install it with:\n` +
+        `  sudo apt-get install -y ${p.apt}${p.hint}, then run npm test again.`,
     )
     console.log('0 passed, 1 failed')
     process.exit(1)
   }
-}
 
 const steps = []
 /** Runs a step; resolves to whether it passed. Output is kept and printed whole at its end. */
