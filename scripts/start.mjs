@@ -1,15 +1,18 @@
-// `npm start`: the production build, the local D1 migrated, a local mail catcher, `wrangler dev`
-// on the build, and the crons of wrangler.toml on their schedule. Every e-mail the site sends
-// lands in the catcher's inbox.
+// `npm start`: the production build, the local D1 migrated, a local mail catcher, the agency's
+// local calendar (a CalDAV server), `wrangler dev` on the build, and the crons of wrangler.toml
+// on their schedule. Every e-mail the site sends lands in the catcher's inbox; every booking in
+// the calendar.
 import { execFileSync, spawn } from 'node:child_process'
 import { createConnection } from 'node:net'
 import { startCrons } from './lib/crons.mjs'
+import { LOCAL_CALDAV_USER, localCalendarUrl, startCalDavServer } from './lib/caldav-server.mjs'
 import { startMailCatcher } from './lib/mail-catcher.mjs'
 import { answers, wranglerDev } from './lib/server.mjs'
 
 const PORT = process.env.PORT || '8787'
 const SMTP_PORT = Number(process.env.SMTP_PORT || 1025)
 const INBOX_PORT = Number(process.env.INBOX_PORT || 1080)
+const CALDAV_PORT = Number(process.env.CALDAV_PORT || 5232)
 
 const run = (cmd, args) => execFileSync(cmd, args, { stdio: 'inherit' })
 run('npm', ['run', 'build', '--silent'])
@@ -32,10 +35,31 @@ if (await listening(SMTP_PORT)) {
   catcher = await startMailCatcher({ smtpPort: SMTP_PORT, webPort: INBOX_PORT })
 }
 
+let calendar = null
+const calendarUrl = localCalendarUrl(`http://127.0.0.1:${CALDAV_PORT}`)
+if (await listening(CALDAV_PORT)) {
+  console.log(`Calendar: something already listens on ${CALDAV_PORT}; bookings go there.`)
+} else {
+  calendar = await startCalDavServer({
+    port: CALDAV_PORT,
+    file: '.wrangler/state/caldav/agency.json',
+  })
+}
+
 const [cmd, ...args] = wranglerDev({
   port: PORT,
   persistTo: '.wrangler/state',
-  vars: { SMTP_PORT },
+  vars: {
+    SMTP_PORT,
+    // a calendar configured in .dev.vars or the environment wins over the local one
+    ...(process.env.CALDAV_URL
+      ? {}
+      : {
+          CALDAV_URL: calendarUrl,
+          CALDAV_USERNAME: LOCAL_CALDAV_USER.username,
+          CALDAV_PASSWORD: LOCAL_CALDAV_USER.password,
+        }),
+  },
 })
 const wrangler = spawn(cmd, args, {
   stdio: 'inherit',
@@ -46,6 +70,7 @@ let crons = null
 const stop = () => {
   crons?.stop()
   catcher?.stop()
+  calendar?.stop()
   wrangler.kill('SIGTERM')
 }
 process.on('SIGINT', stop)
@@ -53,6 +78,7 @@ process.on('SIGTERM', stop)
 wrangler.on('exit', (code) => {
   crons?.stop()
   catcher?.stop()
+  calendar?.stop()
   process.exit(code ?? 0)
 })
 
@@ -68,6 +94,7 @@ if (await answers(site)) {
       (catcher
         ? `  Inbox: ${catcher.webURL}  (every e-mail the site sends; npm run outbox lists their status)\n`
         : '') +
+      `  Calendar: ${calendarUrl}  (CalDAV, ${LOCAL_CALDAV_USER.username} / ${LOCAL_CALDAV_USER.password}: the agency's busy times and bookings)\n` +
       `  Crons: ${next}; npm run cron -- daily fires one now\n`,
   )
 }

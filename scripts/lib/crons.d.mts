@@ -3,6 +3,7 @@ export const CRON_NAMES: Record<'frequent' | 'daily', string>
 export function fireCron(
   baseURL: string,
   cron: string,
+  at?: Date,
 ): Promise<{ ok: boolean; status: number; text: string }>
 export function nextRun(cron: string, from: Date): Date
 type Outcome = { ok: boolean; status: number; text: string }

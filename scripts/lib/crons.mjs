@@ -12,9 +12,13 @@ export function configuredCrons(build = 'dist/growth_agency/wrangler.json') {
 /** Names for `npm run cron -- NAME`; a full expression works too. */
 export const CRON_NAMES = { frequent: '*/5 * * * *', daily: '0 7 * * *' }
 
-/** Runs one cron's scheduled handler on the site at `baseURL`; resolves to what it answered. */
-export async function fireCron(baseURL, cron) {
-  const res = await fetch(`${baseURL}/__scheduled?cron=${encodeURIComponent(cron)}`)
+/**
+ * Runs one cron's scheduled handler on the site at `baseURL`, as if at `at` (a Date; default
+ * now); resolves to what it answered.
+ */
+export async function fireCron(baseURL, cron, at) {
+  const time = at ? `&time=${at.getTime()}` : ''
+  const res = await fetch(`${baseURL}/__scheduled?cron=${encodeURIComponent(cron)}${time}`)
   return { ok: res.ok, status: res.status, text: (await res.text()).trim() }
 }
 

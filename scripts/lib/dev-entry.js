@@ -7,7 +7,7 @@
 //     out; in production Cloudflare's edge serves the files and has no such trouble.
 //  2. Crons. Miniflare hands /cdn-cgi/handler/scheduled to the asset router, which cannot pass
 //     the ScheduledController on (DataCloneError), so local crons call the Worker's own
-//     scheduled handler at /__scheduled?cron=… (scripts/lib/crons.mjs).
+//     scheduled handler at /__scheduled?cron=…[&time=ms] (scripts/lib/crons.mjs).
 import worker from './index.js'
 
 export * from './index.js'
@@ -18,7 +18,9 @@ export default {
     const url = new URL(request.url)
     if (url.pathname === '/__scheduled') {
       const cron = url.searchParams.get('cron') ?? ''
-      const controller = { cron, scheduledTime: Date.now(), noRetry() {} }
+      // `time` (ms): the clock advanced, as the reminders' test wants it
+      const scheduledTime = Number(url.searchParams.get('time')) || Date.now()
+      const controller = { cron, scheduledTime, noRetry() {} }
       try {
         await worker.scheduled(controller, env, ctx)
         return new Response(`ran ${cron}\n`)

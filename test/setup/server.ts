@@ -1,5 +1,6 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import type { TestProject } from 'vitest/node'
+import { startCalDavServer } from '../../scripts/lib/caldav-server.mjs'
 import { startMailCatcher } from '../../scripts/lib/mail-catcher.mjs'
 import { freePort, run, startServer } from '../../scripts/lib/server.mjs'
 
@@ -16,6 +17,8 @@ declare module 'vitest' {
     mailCatcherURL: string
     /** The build on a D1 that was never migrated: what `npm run smoke` must catch. */
     brokenD1URL: string
+    /** The main server's agency calendar: the local CalDAV server `npm start` runs. */
+    calendarURL: string
   }
 }
 
@@ -24,6 +27,7 @@ export const TRACKERS_STATE = '.wrangler/e2e-trackers'
 const AUTH_STATE = '.wrangler/e2e-auth-service'
 const REMOTE_STATE = '.wrangler/e2e-remote-site'
 const BROKEN_STATE = '.wrangler/e2e-broken-d1'
+const CALDAV_STATE = '.wrangler/e2e-caldav'
 export const TRACKERS = { META_PIXEL_ID: '123456789012345', GA_MEASUREMENT_ID: 'G-ABC123XYZ' }
 
 /** Where the servers' start is reported to the browser tests' files (servers-ready.ts). */
@@ -39,7 +43,14 @@ export const READY_FILE = 'test-results/e2e-servers.json'
 export default async function setup(project: TestProject) {
   mkdirSync('test-results', { recursive: true })
   rmSync(READY_FILE, { force: true })
-  for (const state of [E2E_STATE, TRACKERS_STATE, AUTH_STATE, REMOTE_STATE, BROKEN_STATE])
+  for (const state of [
+    E2E_STATE,
+    TRACKERS_STATE,
+    AUTH_STATE,
+    REMOTE_STATE,
+    BROKEN_STATE,
+    CALDAV_STATE,
+  ])
     rmSync(state, { recursive: true, force: true })
   const [main, trackers, authService, remoteSite, brokenD1] = await Promise.all(
     Array.from({ length: 5 }, () => freePort()),
@@ -53,6 +64,19 @@ export default async function setup(project: TestProject) {
   project.provide('authServiceURL', url(authService))
   project.provide('remoteSiteURL', url(remoteSite))
   project.provide('brokenD1URL', url(brokenD1))
+  // the main server's agency calendar, as `npm start` gives it one; read again every second
+  // here (README: Booking), so a test sees the agency's new event at its next page
+  const calendar = await startCalDavServer({
+    port: await freePort(),
+    file: `${CALDAV_STATE}/agency.json`,
+  })
+  project.provide('calendarURL', calendar.url)
+  const agencyCalendar = {
+    CALDAV_URL: calendar.url,
+    CALDAV_USERNAME: calendar.username,
+    CALDAV_PASSWORD: calendar.password,
+    CALENDAR_REFRESH_SECONDS: '1',
+  }
 
   // sign-ups confirmed at once, so the tests sign straight in (README: AUTH_AUTOCONFIRM)
   const mail = { SMTP_PORT: String(catcher.smtpPort), AUTH_AUTOCONFIRM: 'true' }
@@ -65,7 +89,7 @@ export default async function setup(project: TestProject) {
       if (!process.env.E2E_SKIP_BUILD)
         await run('npm', ['run', 'build', '--silent', '--', '--logLevel', 'warn'])
       for (const options of [
-        { port: main, persistTo: E2E_STATE, vars: mail },
+        { port: main, persistTo: E2E_STATE, vars: { ...mail, ...agencyCalendar } },
         { port: trackers, persistTo: TRACKERS_STATE, vars: { ...mail, ...TRACKERS } },
         { port: authService, persistTo: AUTH_STATE, vars: mail },
         {
@@ -92,5 +116,6 @@ export default async function setup(project: TestProject) {
   return async () => {
     for (const server of await servers) server.stop()
     catcher.stop()
+    calendar.stop()
   }
 }

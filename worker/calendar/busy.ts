@@ -10,8 +10,14 @@ import { CalendarError, calendarOf, readCalendar } from './caldav'
  * it); if the calendar does not answer, the last read stands and the desk says so.
  */
 
-/** How long a read of the calendar counts as current. */
-export const BUSY_FRESH_MS = 3 * 60_000
+/** How long a read of the calendar counts as current (CALENDAR_REFRESH_SECONDS, default 180). */
+const freshFor = (env: Bindings) => {
+  const seconds = Number(env.CALENDAR_REFRESH_SECONDS)
+  return (
+    (Number.isFinite(seconds) && seconds >= 0 && env.CALENDAR_REFRESH_SECONDS ? seconds : 180) *
+    1000
+  )
+}
 
 /** The site's own bookings in the calendar (booking/invitation.ts bookingUid). */
 const ours = (uid: string) => /^booking-[0-9a-f-]{36}@/.test(uid)
@@ -90,7 +96,7 @@ export async function cachedBusy(
   const status = await calendarStatus(env.DB)
   const stale =
     !status.fetchedAt ||
-    now - status.fetchedAt > BUSY_FRESH_MS ||
+    now - status.fetchedAt > freshFor(env) ||
     status.rangeEnd < now + (days + 1) * 86_400_000
   if (stale)
     ctx.waitUntil(
