@@ -1,9 +1,12 @@
 import { Hono, type Context } from 'hono'
+import * as v from 'valibot'
 import { BookingSchema } from '../../client/schemas/booking'
+import { describeSlot, icsPath, managePath } from '../booking/invitation'
 import { readAvailability } from '../booking/slots'
+import { currentBusy } from '../calendar/busy'
+import { sealLink } from '../consent/links'
 import type { AppEnv } from '../env'
-import { formGuard } from '../middleware/form-guard'
-import { describeSlot, icsPath } from '../booking/invitation'
+import { formGuard, limitBody, sameSiteOnly } from '../middleware/form-guard'
 import {
   book,
   cancelBooking,
@@ -11,11 +14,6 @@ import {
   managedBooking,
   moveBooking,
 } from '../services/bookings'
-import { currentBusy } from '../calendar/busy'
-import { limitBody, sameSiteOnly } from '../middleware/form-guard'
-import * as v from 'valibot'
-import { managePath } from '../booking/invitation'
-import { sealLink } from '../consent/links'
 import { formFields, formResult, isBot, parse, store } from './forms'
 
 /** The built-in booking page's API: free slots, booking one, its calendar invitation. */

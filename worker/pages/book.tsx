@@ -1,6 +1,6 @@
 import { formatInTimeZone } from 'date-fns-tz'
 import type { Context } from 'hono'
-import BookingForm from '../../client/islands/booking-form'
+import BookingForm, { zoneName } from '../../client/islands/booking-form'
 import { errorTexts } from '../components/form-texts'
 import { PageHero } from '../components/page-parts'
 import { findBooking, type Booking } from '../db/bookings'
@@ -9,7 +9,6 @@ import { usePage } from '../render/context'
 import { describeSlot, invitationFor } from '../booking/invitation'
 import { FormResultPage } from '../components/form-result'
 import { currentSlots, managedBooking } from '../services/bookings'
-import { zoneName } from '../../client/islands/booking-form'
 
 /** The built-in booking page; `?embed=1` is the same page inside the scheduling dialog. */
 export function BookPage({
