@@ -1,8 +1,12 @@
 import { defineConfig } from 'vitest/config'
 import { BaseSequencer, type TestSpecification } from 'vitest/node'
 
-/** The browser tests that take longest (a minute or more each), started first. */
-const LONG = /\/e2e\/(a11y[^/]*|auth|leads|layout|finishing|markup)\.test\.ts$/
+/**
+ * The tests that take longest (a minute or more each), started first: a long file started last
+ * holds its whole phase (the browser tests wait for the worker tests) while the cores idle.
+ */
+const LONG =
+  /\/(e2e\/(a11y[^/]*|auth|leads|layout|finishing|markup)|worker\/(mail\/newsletter-drain|fuzz|privacy\/consent))\.test\.ts$/
 
 /**
  * Vitest's order (a file that failed or took long last time first, else larger files first),

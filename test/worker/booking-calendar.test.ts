@@ -121,6 +121,35 @@ describe('busy times from the agency’s calendar', () => {
   })
 })
 
+describe('a calendar’s iCalendar feed instead of CalDAV', () => {
+  it('reads its busy times, recurrences included, and writes nothing', async () => {
+    const calendar = await newCalendar()
+    const wednesday = next(3, '14:00')
+    await addEvent(calendar, {
+      start: wednesday,
+      end: plus(wednesday, 30),
+      rrule: 'FREQ=WEEKLY;COUNT=3',
+    })
+    // Radicale serves a collection as one .ics at its address: the "secret address" kind
+    const feed: TestCalendar = {
+      url: calendar.url,
+      site: { ...calendar.site, CALDAV_URL: '', CALENDAR_ICS_URL: calendar.url },
+    }
+    await read(feed)
+    const slots = await slotsOf(feed.site)
+    expect(slots).not.toContain(wednesday)
+    expect(slots).not.toContain(next(3, '14:00', 1))
+    expect(slots).toContain(plus(wednesday, 30))
+    // a booking is kept, and owes the read-only calendar nothing
+    const slot = next(3, '11:00')
+    expect((await bookSlot(feed.site, slot)).status).toBe(200)
+    const row = await env.DB.prepare('SELECT calendar_state FROM bookings WHERE slot_start = ?')
+      .bind(slot)
+      .first<{ calendar_state: string | null }>()
+    expect(row!.calendar_state).toBeNull()
+  })
+})
+
 describe('booking', () => {
   it('refuses with 409 a slot the calendar filled after the slots were listed', async () => {
     const calendar = await newCalendar()
@@ -167,7 +196,7 @@ describe('booking', () => {
     const slots = await slotsOf(down)
     expect(slots.length).toBeGreaterThan(0)
     const slot = slots[3]
-    const res = await bookSlot(down, slot, 'Grace Hopper')
+    const res = await bookSlot(down, slot, 'Radia Perlman')
     expect(res.status).toBe(200)
     const row = await env.DB.prepare(
       'SELECT id, calendar_state, calendar_error FROM bookings WHERE slot_start = ?',
@@ -183,7 +212,7 @@ describe('booking', () => {
     const events = await calendarEvents(calendar)
     expect(events.map((e) => [e.start, e.summary])).toContainEqual([
       slot,
-      'Consultation: Grace Hopper',
+      'Consultation: Radia Perlman',
     ])
     const synced = await env.DB.prepare('SELECT calendar_state FROM bookings WHERE id = ?')
       .bind(row!.id)

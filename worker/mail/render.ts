@@ -68,6 +68,9 @@ export async function renderMail(
 const sealedUnsubscribe = (env: Bindings, row: Pick<OutboxRow, 'to_address'>) =>
   sealLink(env, { p: 'unsubscribe', e: row.to_address.trim().toLowerCase() })
 
+/** Newsletter layouts of this isolate, by issue and language (renderMany). */
+const issueLayouts = new Map<string, Promise<MailMessage>>()
+
 /** Stands for the unsubscribe token in a rendering shared by many addresses. */
 const PLACEHOLDER = 'UNSUBSCRIBE-TOKEN-PLACEHOLDER'
 
@@ -81,8 +84,16 @@ export async function renderMany(env: Bindings, rows: OutboxRow[]): Promise<Mail
   return Promise.all(
     rows.map(async (row) => {
       const key = JSON.stringify([row.kind, row.language, row.site_url, row.data])
-      let base = shared.get(key)
-      if (!base) shared.set(key, (base = renderMail(env, row, PLACEHOLDER)))
+      // a newsletter's text is fixed once it sends: its layout is kept for the isolate's life
+      const kept = row.kind === 'newsletter' ? issueLayouts : shared
+      let base = kept.get(key)
+      if (!base) {
+        base = renderMail(env, row, PLACEHOLDER)
+        kept.set(key, base)
+        base.catch(() => kept.delete(key))
+        // a handful of issues in six languages at most, in practice; never unbounded
+        if (issueLayouts.size > 60) issueLayouts.delete(issueLayouts.keys().next().value!)
+      }
       const message = await base
       const token = await sealedUnsubscribe(env, row)
       const own = (s: string) => s.replaceAll(PLACEHOLDER, token)
