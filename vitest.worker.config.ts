@@ -43,8 +43,28 @@ export default defineConfig(async () => {
       include: ['test/worker/**/*.test.{ts,tsx}'],
       globalSetup: ['./test/setup/mail-catcher.ts', './test/setup/radicale.ts'],
       setupFiles: ['./test/setup/apply-migrations.ts'],
-      // sanitize-html is CommonJS requiring CommonJS (postcss, nanoid): bundled for workerd
-      deps: { optimizer: { ssr: { enabled: true, include: ['sanitize-html'] } } },
+      // sanitize-html is CommonJS requiring CommonJS (postcss, nanoid): bundled for workerd. The
+      // others are bundled too, one file each instead of their many modules: every test file
+      // loads the Worker anew, and this took its start-up from about 9.5 to 6 s here
+      deps: {
+        optimizer: {
+          ssr: {
+            enabled: true,
+            include: [
+              'sanitize-html',
+              'ical.js',
+              'fast-xml-parser',
+              'marked',
+              'jose',
+              'valibot',
+              'date-fns',
+              'date-fns-tz',
+              'rosetta',
+              'otpauth',
+            ],
+          },
+        },
+      },
     },
   }
 })
