@@ -4,9 +4,13 @@
  */
 export async function sha256Hex(text: string | Uint8Array) {
   const bytes = typeof text === 'string' ? new TextEncoder().encode(text) : text
-  const digest = await crypto.subtle.digest('SHA-256', bytes)
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('')
+  return hex(new Uint8Array(await crypto.subtle.digest('SHA-256', bytes)))
 }
+
+const hex = (bytes: Uint8Array) => [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('')
+
+/** `n` random bytes as hex: a meeting room's name, the calendar feed's key. */
+export const randomHex = (n: number) => hex(crypto.getRandomValues(new Uint8Array(n)))
 
 /** The key under which an address is suppressed or found: SHA-256 of it, lower-cased. */
 export const emailHash = (address: string) => sha256Hex(address.trim().toLowerCase())

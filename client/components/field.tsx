@@ -1,6 +1,11 @@
-import type { InputHTMLAttributes, SelectHTMLAttributes } from 'react'
+import type {
+  InputHTMLAttributes,
+  ReactNode,
+  SelectHTMLAttributes,
+  TextareaHTMLAttributes,
+} from 'react'
 
-const inputClass =
+export const inputClass =
   'w-full rounded-lg border border-slate-300 bg-white px-3 py-2.5 text-ink-900 aria-[invalid=true]:border-red-600'
 export const labelClass = 'mb-1 block text-sm font-medium text-ink-700'
 
@@ -44,6 +49,58 @@ export function Field({
       {hint && (
         <p id={`${id}-hint`} className="m-0 mt-1 text-xs text-ink-600">
           {hint}
+        </p>
+      )}
+      {error && (
+        <p id={`${id}-error`} className="m-0 mt-1 text-sm text-red-700">
+          {error}
+        </p>
+      )}
+    </div>
+  )
+}
+
+/**
+ * A labelled textarea with the note under it (a standing hint, or a count that follows the
+ * typing: `noteId`, `noteClassName`) and its error, both tied to it for screen readers.
+ */
+export function TextAreaField({
+  id,
+  label,
+  note,
+  noteId = `${id}-hint`,
+  noteClassName = 'text-ink-600',
+  error,
+  inputClassName = '',
+  ...textarea
+}: {
+  id: string
+  label: string
+  note?: ReactNode
+  noteId?: string
+  noteClassName?: string
+  error?: string
+  /** Classes added to the textarea's own. */
+  inputClassName?: string
+} & TextareaHTMLAttributes<HTMLTextAreaElement>) {
+  const describedBy = [note !== undefined && noteId, error && `${id}-error`]
+    .filter(Boolean)
+    .join(' ')
+  return (
+    <div>
+      <label htmlFor={id} className={labelClass}>
+        {label}
+      </label>
+      <textarea
+        id={id}
+        className={inputClassName ? `${inputClass} ${inputClassName}` : inputClass}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy || undefined}
+        {...textarea}
+      />
+      {note !== undefined && (
+        <p id={noteId} className={`m-0 mt-1 text-xs ${noteClassName}`}>
+          {note}
         </p>
       )}
       {error && (

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react'
-import { labelClass } from '../components/field'
+import { labelClass, TextAreaField } from '../components/field'
 import { defineIsland } from '../island'
 
 export type MarkdownEditorProps = {
@@ -53,35 +53,22 @@ function MarkdownEditor(props: MarkdownEditorProps) {
       controller.abort()
     }
   }, [text, props.previewUrl])
-  const described = [`${props.id}-hint`, props.error && `${props.id}-error`].filter(Boolean)
   return (
     <div className="grid gap-4 lg:grid-cols-2">
-      <div>
-        <label htmlFor={props.id} className={labelClass}>
-          {props.label}
-        </label>
-        <textarea
-          id={props.id}
-          name={props.name}
-          lang={props.lang}
-          dir={props.dir}
-          rows={24}
-          required
-          value={text}
-          onChange={(e) => setText(e.target.value)}
-          aria-invalid={props.error ? true : undefined}
-          aria-describedby={described.join(' ')}
-          className="w-full rounded-lg border border-slate-300 bg-white px-3 py-2.5 font-mono text-sm text-ink-900 aria-[invalid=true]:border-red-600"
-        />
-        <p id={`${props.id}-hint`} className="m-0 mt-1 text-xs text-ink-600">
-          {props.hint}
-        </p>
-        {props.error && (
-          <p id={`${props.id}-error`} className="m-0 mt-1 text-sm text-red-700">
-            {props.error}
-          </p>
-        )}
-      </div>
+      <TextAreaField
+        id={props.id}
+        name={props.name}
+        label={props.label}
+        lang={props.lang}
+        dir={props.dir}
+        rows={24}
+        required
+        value={text}
+        onChange={(e) => setText(e.target.value)}
+        note={props.hint}
+        error={props.error}
+        inputClassName="font-mono text-sm"
+      />
       <section aria-label={props.previewLabel} className="min-w-0">
         <p className={labelClass} aria-hidden="true">
           {props.previewLabel}

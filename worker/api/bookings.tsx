@@ -1,4 +1,4 @@
-import { Hono, type Context } from 'hono'
+import { Hono } from 'hono'
 import * as v from 'valibot'
 import { BookingSchema } from '../../client/schemas/booking'
 import { describeSlot, icsPath, managePath } from '../booking/invitation'
@@ -14,7 +14,8 @@ import {
   managedBooking,
   moveBooking,
 } from '../services/bookings'
-import { formFields, formResult, isBot, parse, store } from './forms'
+import { bookingLinkProblem, formResult } from '../components/form-result'
+import { formFields, isBot, parse, store } from './forms'
 
 /** The built-in booking page's API: free slots, booking one, its calendar invitation. */
 export const bookings = new Hono<AppEnv>()
@@ -63,14 +64,18 @@ bookings.post('/', ...formGuard(), async (c) => {
   if (isBot(data)) return c.json({ error: t('booking.slot_taken'), slots: free.value.slots }, 409)
 
   const saved = await store(c, mode, () =>
-    book(c, {
-      slotStart: slot,
-      name: data.name,
-      email: data.email,
-      notes: data.notes,
-      timeZone,
-      language: c.var.lang,
-    }),
+    book(
+      c,
+      {
+        slotStart: slot,
+        name: data.name,
+        email: data.email,
+        notes: data.notes,
+        timeZone,
+        language: c.var.lang,
+      },
+      free.value.availability,
+    ),
   )
   if (!saved.ok) return saved.res
   if ('taken' in saved.value) {
@@ -110,18 +115,6 @@ const Manage = v.object({
   slot: v.optional(v.pipe(v.string(), v.isoTimestamp())),
 })
 
-/** A manage link that no longer opens a booking that can change: what the visitor can do. */
-function manageProblem(c: Context<AppEnv>, problem: string) {
-  const t = c.var.t
-  return formResult(
-    c,
-    problem === 'gone' ? 409 : 400,
-    t('booking.manage_gone_title'),
-    t(problem === 'gone' ? 'booking.manage_gone' : 'booking.manage_expired'),
-    { href: '/book', label: t('booking.choose_time') },
-  )
-}
-
 /** The visitor as the audit log names them: their booking, their address. */
 const visitor = (email: string) => ({ id: 'visitor', email })
 
@@ -132,7 +125,7 @@ bookings.post('/manage/move', sameSiteOnly(), limitBody(4096), async (c) => {
   if (!form.success || !form.output.slot)
     return formResult(c, 400, t('notices.error_title'), t('errors.slot_required'))
   const found = await managedBooking(c, form.output.token)
-  if (!found.booking) return manageProblem(c, found.problem)
+  if (!found.booking) return bookingLinkProblem(c, found.problem)
   const booking = found.booking
   const to = new Date(form.output.slot).toISOString()
   const again = { href: managePath(form.output.token, c.var.lang), label: t('booking.choose_time') }
@@ -158,11 +151,11 @@ bookings.post('/manage/move', sameSiteOnly(), limitBody(4096), async (c) => {
 bookings.post('/manage/cancel', sameSiteOnly(), limitBody(4096), async (c) => {
   const form = v.safeParse(Manage, await formFields(c))
   const t = c.var.t
-  if (!form.success) return manageProblem(c, 'invalid')
+  if (!form.success) return bookingLinkProblem(c, 'invalid')
   const found = await managedBooking(c, form.output.token)
-  if (!found.booking) return manageProblem(c, found.problem)
+  if (!found.booking) return bookingLinkProblem(c, found.problem)
   if (!(await cancelBooking(c, found.booking, visitor(found.booking.email), true)))
-    return manageProblem(c, 'gone')
+    return bookingLinkProblem(c, 'gone')
   return formResult(c, 200, t('booking.cancelled_title'), t('booking.cancelled_text'), {
     href: '/book',
     label: t('booking.choose_time'),

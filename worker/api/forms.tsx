@@ -3,7 +3,7 @@ import * as v from 'valibot'
 import { fieldIssues } from '../../client/schemas/leads'
 import type { AppEnv } from '../env'
 import { isMessageKey, type MessageKey } from '../i18n/translator'
-import { FormResultPage } from '../components/form-result'
+import { formResult } from '../components/form-result'
 
 /** The schemas' issue codes name strings under `errors`; anything else reads as invalid. */
 const errorKey = (code: string | undefined): MessageKey => {
@@ -62,20 +62,6 @@ export async function parse<S extends v.GenericSchema>(
   if (mode === 'form')
     return { ok: false, res: formResult(c, 400, c.var.t('notices.error_title'), error) }
   return { ok: false, res: c.json({ error, fields: localized }, 400) }
-}
-
-export function formResult(
-  c: Context<AppEnv>,
-  status: 200 | 400 | 409 | 503,
-  title: string,
-  text: string,
-  action?: { href: string; label: string },
-) {
-  c.status(status)
-  return c.render(<FormResultPage title={title} text={text} action={action} />, {
-    title: `${title} | ${c.var.t('meta.title_suffix')}`,
-    description: text,
-  }) as Response | Promise<Response>
 }
 
 /** D1 failing must never surface as a 500: the visitor learns to retry, nothing is half-stored. */

@@ -10,7 +10,8 @@ import type { AppEnv } from '../env'
 import { formGuard } from '../middleware/form-guard'
 import { requestGuide, sendContactMessage, subscribe } from '../services/leads'
 import { guideUrl } from '../data/guides'
-import { formResult, isBot, parse, store } from './forms'
+import { formResult } from '../components/form-result'
+import { isBot, parse, store } from './forms'
 
 /**
  * The lead endpoints (SPEC §7 and its siblings). Islands post JSON and get JSON; the same

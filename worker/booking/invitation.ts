@@ -21,6 +21,11 @@ export const describeSlot = (iso: string, lang: string, zone: string) =>
 export const bookingUid = (token: string, siteUrl: string) =>
   `booking-${token}@${new URL(siteUrl).hostname}`
 
+/** A booking's UID: the stored one, or, for a booking from before UIDs were stored, the one
+ * its invitations carried. */
+export const uidOf = (booking: Pick<Booking, 'token' | 'uid'>, siteUrl: string) =>
+  booking.uid ?? bookingUid(booking.token, siteUrl)
+
 /** The booking's event, before it is written as a .ics file. */
 export function eventFor(
   { t, config }: { t: Translator; config: SiteConfig },
@@ -30,7 +35,7 @@ export function eventFor(
 ): Invitation {
   const start = new Date(booking.slotStart)
   return {
-    uid: booking.uid ?? bookingUid(booking.token, config.siteUrl),
+    uid: uidOf(booking, config.siteUrl),
     sequence: booking.sequence ?? 0,
     start,
     // bookings from before lengths could change were 30 minutes

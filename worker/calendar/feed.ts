@@ -1,6 +1,7 @@
 import type { Context } from 'hono'
 import { calendarFile } from '../booking/ics'
 import { listUpcomingBookings } from '../db/bookings'
+import { randomHex } from '../hash'
 import type { AppEnv } from '../env'
 import { agencyEventOf } from './sync'
 
@@ -15,9 +16,7 @@ const bytes = (s: string) => new TextEncoder().encode(s)
 
 /** The feed's token, made once. */
 export async function feedToken(db: D1Database, renew = false) {
-  const fresh = [...crypto.getRandomValues(new Uint8Array(24))]
-    .map((b) => b.toString(16).padStart(2, '0'))
-    .join('')
+  const fresh = randomHex(24)
   await db
     .prepare(
       `INSERT INTO site_secrets (name, value) VALUES ('calendar_feed', ?1)

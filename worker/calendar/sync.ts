@@ -1,4 +1,4 @@
-import { bookingUid, eventFor } from '../booking/invitation'
+import { eventFor, uidOf } from '../booking/invitation'
 import { invitation } from '../booking/ics'
 import { readConfig } from '../config'
 import type { Booking } from '../db/bookings'
@@ -49,8 +49,7 @@ async function putBooking(env: Bindings, source: CalendarSource, id: number) {
   const booking = await findBookingById(env.DB, id)
   if (!booking) return
   const config = readConfig(env, env.SITE_URL || 'http://localhost')
-  const uid = booking.uid ?? bookingUid(booking.token, config.siteUrl)
-  await putEvent(source, uid, agencyEvent(env, booking))
+  await putEvent(source, uidOf(booking, config.siteUrl), agencyEvent(env, booking))
   // done only for the version written: a move meanwhile leaves it pending
   await env.DB.prepare(
     `UPDATE bookings SET calendar_state = 'synced', calendar_error = NULL

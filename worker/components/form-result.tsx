@@ -1,4 +1,6 @@
+import type { Context } from 'hono'
 import { Icon } from '../../client/components/icon'
+import type { AppEnv } from '../env'
 import { PageHero } from './page-parts'
 import { usePage } from '../render/context'
 
@@ -28,5 +30,34 @@ export function FormResultPage({
         </a>
       </div>
     </PageHero>
+  )
+}
+
+export function formResult(
+  c: Context<AppEnv>,
+  status: 200 | 400 | 409 | 503,
+  title: string,
+  text: string,
+  action?: { href: string; label: string },
+) {
+  c.status(status)
+  return c.render(<FormResultPage title={title} text={text} action={action} />, {
+    title: `${title} | ${c.var.t('meta.title_suffix')}`,
+    description: text,
+  }) as Response | Promise<Response>
+}
+
+/**
+ * A booking's own link (/book/manage) that can no longer change it: the call is past or was
+ * cancelled (`gone`, 409), or the link is not one of ours or has expired (400).
+ */
+export function bookingLinkProblem(c: Context<AppEnv>, problem: string) {
+  const t = c.var.t
+  return formResult(
+    c,
+    problem === 'gone' ? 409 : 400,
+    t('booking.manage_gone_title'),
+    t(problem === 'gone' ? 'booking.manage_gone' : 'booking.manage_expired'),
+    { href: '/book', label: t('booking.choose_time') },
   )
 }

@@ -17,7 +17,8 @@ import {
   type CalendarReport,
   type DeskBookingsDone,
 } from './pages/bookings'
-import { cancelBooking, currentSlots, moveBooking, type Actor } from '../services/bookings'
+import { staffOf } from './staff'
+import { cancelBooking, currentSlots, moveBooking } from '../services/bookings'
 
 /**
  * /desk/bookings: the coming consultations, to cancel or move (mounted under the desk's staff
@@ -25,11 +26,6 @@ import { cancelBooking, currentSlots, moveBooking, type Actor } from '../service
  * the audit row, so a slot never holds two bookings and a visitor is told once.
  */
 export const deskBookings = new Hono<AppEnv>()
-
-const staff = (c: Context<AppEnv>): Actor => ({
-  id: c.var.account!.id,
-  email: c.var.account!.email,
-})
 
 const back = (c: Context<AppEnv>, done: DeskBookingsDone) =>
   c.redirect(`/desk/bookings?done=${done}`, 303)
@@ -92,13 +88,13 @@ async function upcoming(c: Context<AppEnv>): Promise<Booking | null> {
 
 /** An action that changed nothing (the booking gone, the slot taken) is logged on its own. */
 const auditNothing = (c: Context<AppEnv>, action: string, detail: Record<string, unknown>) =>
-  audit(c.env.DB, staff(c), action, `booking/${c.req.param('id')}`, detail).run()
+  audit(c.env.DB, staffOf(c), action, `booking/${c.req.param('id')}`, detail).run()
 
 const guards = [sameSiteOnly(), limitBody(4096)] as const
 
 deskBookings.post('/:id{[0-9]+}/cancel', ...guards, async (c) => {
   const booking = await upcoming(c)
-  if (booking && (await cancelBooking(c, booking, staff(c)))) return back(c, 'cancelled')
+  if (booking && (await cancelBooking(c, booking, staffOf(c)))) return back(c, 'cancelled')
   // never there, past, or cancelled or moved by someone else meanwhile
   await auditNothing(c, 'booking.cancel', { outcome: 'gone' })
   return back(c, 'gone')
@@ -117,7 +113,7 @@ deskBookings.post('/:id{[0-9]+}/move', ...guards, async (c) => {
   }
   // only a slot the site offers now: working hours, enough notice, not booked
   const free = await currentSlots(c)
-  if (free.slots.includes(to) && (await moveBooking(c, booking, to, staff(c))))
+  if (free.slots.includes(to) && (await moveBooking(c, booking, to, staffOf(c))))
     return back(c, 'moved')
   // the slot was taken first, unless the booking itself was cancelled or moved meanwhile
   const now = await findBookingById(c.env.DB, booking.id)
@@ -204,8 +200,8 @@ deskBookings.post('/availability', sameSiteOnly(), limitBody(16 * 1024), async (
   if (!read.availability) return renderAvailability(c, { values: form, issues: read.issues }, 400)
   const db = c.env.DB
   await db.batch([
-    saveAvailability(db, read.availability, staff(c).email),
-    audit(db, staff(c), 'booking.availability', null, read.availability),
+    saveAvailability(db, read.availability, staffOf(c).email),
+    audit(db, staffOf(c), 'booking.availability', null, read.availability),
   ])
   return c.redirect('/desk/bookings/availability?done=saved', 303)
 })
@@ -213,6 +209,6 @@ deskBookings.post('/availability', sameSiteOnly(), limitBody(16 * 1024), async (
 /** A new address for the calendar feed: the old one stops working at once. */
 deskBookings.post('/feed', sameSiteOnly(), limitBody(1024), async (c) => {
   await feedToken(c.env.DB, true)
-  await audit(c.env.DB, staff(c), 'booking.feed_renew', null).run()
+  await audit(c.env.DB, staffOf(c), 'booking.feed_renew', null).run()
   return c.redirect('/desk/bookings/availability?done=saved', 303)
 })

@@ -26,6 +26,7 @@ import {
 import type { AppEnv } from '../env'
 import { limitBody, sameSiteOnly } from '../middleware/form-guard'
 import { DESK_CONTENT_BYTES } from '../middleware/request-size'
+import { agencyZone, deskTitle, staffOf } from './staff'
 import { ContentEditorPage, ContentListPage, type EditorState } from './pages/content'
 
 /**
@@ -37,11 +38,6 @@ import { ContentEditorPage, ContentListPage, type EditorState } from './pages/co
  */
 export const deskContent = new Hono<AppEnv>()
 
-const staffOf = (c: Context<AppEnv>) => ({ id: c.var.account!.id, email: c.var.account!.email })
-/** The agency's own time zone: a schedule is given in it (BOOKING_TIMEZONE). */
-const agencyZone = (c: Context<AppEnv>) => c.env.BOOKING_TIMEZONE || 'Europe/London'
-const titleOf = (c: Context<AppEnv>, text: string) => `${text} | ${c.var.t('meta.title_suffix')}`
-
 deskContent.get('/', (c) => c.redirect('/desk/content/article', 302))
 
 deskContent.get('/:kind', async (c) => {
@@ -49,7 +45,7 @@ deskContent.get('/:kind', async (c) => {
   if (!isContentKind(kind)) return c.notFound()
   const t = c.var.t
   return c.render(<ContentListPage kind={kind} items={await listItems(c.env.DB, kind)} />, {
-    title: titleOf(c, t(`desk.content.kinds.${kind}`)),
+    title: deskTitle(c, t(`desk.content.kinds.${kind}`)),
     description: t('desk.description'),
     workspace: true,
   })
@@ -109,7 +105,7 @@ async function renderEditor(c: Context<AppEnv>, item: FullItem, state: EditorSta
       pictures={pictures}
       timeZone={agencyZone(c)}
     />,
-    { title: titleOf(c, name), description: t('desk.description'), workspace: true },
+    { title: deskTitle(c, name), description: t('desk.description'), workspace: true },
   )
 }
 

@@ -23,6 +23,7 @@ import { limitBody, sameSiteOnly } from '../middleware/form-guard'
 import { renderMarkdown } from '../content/markdown'
 import { createTranslator } from '../i18n/translator'
 import { queueStep, startIssue } from '../newsletter/send'
+import { agencyZone, deskTitle, staffOf } from './staff'
 import { NewsletterEditorPage, NewsletterListPage, type NewsletterForm } from './pages/newsletters'
 
 /**
@@ -32,9 +33,6 @@ import { NewsletterEditorPage, NewsletterListPage, type NewsletterForm } from '.
  */
 export const deskNewsletters = new Hono<AppEnv>()
 
-const staffOf = (c: Context<AppEnv>) => ({ id: c.var.account!.id, email: c.var.account!.email })
-const agencyZone = (c: Context<AppEnv>) => c.env.BOOKING_TIMEZONE || 'Europe/London'
-const titleOf = (c: Context<AppEnv>, text: string) => `${text} | ${c.var.t('meta.title_suffix')}`
 const page = { workspace: true }
 
 deskNewsletters.get('/', async (c) => {
@@ -42,7 +40,7 @@ deskNewsletters.get('/', async (c) => {
   const [issues, audience] = await Promise.all([listIssues(c.env.DB), audienceByLanguage(c.env.DB)])
   return c.render(<NewsletterListPage issues={issues} audience={audience} />, {
     ...page,
-    title: titleOf(c, t('desk.nav.newsletters')),
+    title: deskTitle(c, t('desk.nav.newsletters')),
     description: t('desk.description'),
   })
 })
@@ -85,7 +83,7 @@ async function renderEditor(
     />,
     {
       ...page,
-      title: titleOf(c, issue.texts.en?.subject || c.var.t('desk.newsletters.untitled')),
+      title: deskTitle(c, issue.texts.en?.subject || c.var.t('desk.newsletters.untitled')),
       description: c.var.t('desk.description'),
     },
   )

@@ -11,6 +11,7 @@ import { deskContent } from './content'
 import { csvLine } from './csv'
 import { readCursor, readFilter, writeCursor } from './filter'
 import { staffOnly } from './guard'
+import { staffOf } from './staff'
 import { deskMail } from './mail'
 import { deskNewsletters } from './newsletters'
 import { deskVisits } from './visits'
@@ -31,11 +32,6 @@ desk.route('/newsletters', deskNewsletters)
 const PAGE_SIZE = 50
 /** Rows a CSV export holds at most (in pages of 500, each an index range per table). */
 const CSV_MAX_ROWS = 20_000
-
-const staff = (c: { var: AppEnv['Variables'] }) => ({
-  id: c.var.account!.id,
-  email: c.var.account!.email,
-})
 
 desk.get('/', async (c) => {
   const filter = readFilter(c.req.query())
@@ -93,7 +89,7 @@ desk.get('/leads.csv', async (c) => {
     rows += page.leads.length
     cursor = page.next
   } while (cursor && rows < CSV_MAX_ROWS)
-  await audit(db, staff(c), 'leads.export', null, { filter, rows }).run()
+  await audit(db, staffOf(c), 'leads.export', null, { filter, rows }).run()
   c.header(
     'Content-Disposition',
     `attachment; filename="leads-${new Date().toISOString().slice(0, 10)}.csv"`,
@@ -141,8 +137,8 @@ desk.post('/leads/:kind/:id', sameSiteOnly(), limitBody(8192), async (c) => {
   const handled = mark.output.handled === '1'
   const note = mark.output.note || null
   await db.batch([
-    markLead(db, kind, id, { handled, note, by: staff(c).email }),
-    audit(db, staff(c), 'lead.mark', `${kind}/${id}`, { handled, note: note !== null }),
+    markLead(db, kind, id, { handled, note, by: staffOf(c).email }),
+    audit(db, staffOf(c), 'lead.mark', `${kind}/${id}`, { handled, note: note !== null }),
   ])
   return c.redirect(`/desk/leads/${kind}/${id}?saved=1`, 303)
 })

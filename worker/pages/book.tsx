@@ -7,7 +7,7 @@ import { findBooking, type Booking } from '../db/bookings'
 import type { AppEnv } from '../env'
 import { usePage } from '../render/context'
 import { describeSlot, invitationFor } from '../booking/invitation'
-import { FormResultPage } from '../components/form-result'
+import { bookingLinkProblem } from '../components/form-result'
 import { currentSlots, managedBooking } from '../services/bookings'
 
 /** The built-in booking page; `?embed=1` is the same page inside the scheduling dialog. */
@@ -89,22 +89,6 @@ export async function serveInvitation(c: Context<AppEnv>) {
   })
 }
 
-/** The page a manage link opens when the booking cannot be changed any more. */
-export function manageProblem(c: Context<AppEnv>, problem: string) {
-  const { t } = c.var
-  const title = t('booking.manage_gone_title')
-  const text = t(problem === 'gone' ? 'booking.manage_gone' : 'booking.manage_expired')
-  c.status(problem === 'gone' ? 409 : 400)
-  return c.render(
-    <FormResultPage
-      title={title}
-      text={text}
-      action={{ href: '/book', label: t('booking.choose_time') }}
-    />,
-    { title: `${title} | ${t('meta.title_suffix')}`, description: text },
-  )
-}
-
 /**
  * /book/manage?token=: the visitor's own booking, from the link in its e-mail (sealed, for that
  * one booking): when it is, where to meet, another time to move it to, or cancel it. Plain
@@ -113,7 +97,7 @@ export function manageProblem(c: Context<AppEnv>, problem: string) {
 export async function serveManageBooking(c: Context<AppEnv>) {
   const token = c.req.query('token') ?? ''
   const found = await managedBooking(c, token)
-  if (!found.booking) return manageProblem(c, found.problem)
+  if (!found.booking) return bookingLinkProblem(c, found.problem)
   const { slots } = await currentSlots(c)
   c.header('Cache-Control', 'no-store')
   const t = c.var.t

@@ -1,8 +1,9 @@
 import type { Context } from 'hono'
 import { isLang } from '../../client/lib/languages'
 import { endOf, guardFor, loadAvailability } from '../booking/availability'
-import { bookingUid } from '../booking/invitation'
-import { freeSlots } from '../booking/slots'
+import { bookingUid, uidOf } from '../booking/invitation'
+import { randomHex } from '../hash'
+import { freeSlots, type Availability } from '../booking/slots'
 import { cachedBusy, currentBusy } from '../calendar/busy'
 import { calendarOf } from '../calendar/caldav'
 import { openLink } from '../consent/links'
@@ -43,9 +44,14 @@ export async function currentSlots(c: Context<AppEnv>, now = new Date()) {
  * Books a slot with its two e-mails (the visitor's confirmation with the invitation, and the
  * agency's notice) in one batch; the e-mails are written only if the slot was free.
  */
-export async function book(c: Context<AppEnv>, request: Omit<NewBooking, 'slotEnd'>) {
+export async function book(
+  c: Context<AppEnv>,
+  request: Omit<NewBooking, 'slotEnd'>,
+  /** As the caller read it for the slots it checked (read here otherwise). */
+  availability?: Availability,
+) {
   const token = crypto.randomUUID()
-  const availability = await loadAvailability(c.env)
+  availability ??= await loadAvailability(c.env)
   const b = {
     ...request,
     slotEnd: endOf(request.slotStart, availability.lengthMinutes),
@@ -89,10 +95,7 @@ export function meetingUrlFor(env: Bindings) {
   if (env.MEETING_URL) return env.MEETING_URL
   if (!env.MEETING_ROOM_BASE) return undefined
   // 96 random bits: a room nobody finds by guessing
-  const room = [...crypto.getRandomValues(new Uint8Array(12))]
-    .map((b) => b.toString(16).padStart(2, '0'))
-    .join('')
-  return `${env.MEETING_ROOM_BASE}${room}`
+  return `${env.MEETING_ROOM_BASE}${randomHex(12)}`
 }
 
 /**
@@ -108,7 +111,7 @@ function calendarDeletion(c: Context<AppEnv>, booking: Booking) {
         `INSERT INTO calendar_deletions (uid) SELECT ?
          WHERE NOT EXISTS (SELECT 1 FROM bookings WHERE id = ?) ON CONFLICT DO NOTHING`,
       )
-      .bind(booking.uid ?? bookingUid(booking.token, c.var.config.siteUrl), booking.id),
+      .bind(uidOf(booking, c.var.config.siteUrl), booking.id),
   ]
 }
 

@@ -1,5 +1,5 @@
 import { zoneName } from '../../../client/islands/booking-form'
-import { labelClass } from '../../../client/components/field'
+import { inputClass, labelClass } from '../../../client/components/field'
 import type { Availability } from '../../booking/slots'
 import { usePage } from '../../render/context'
 import { DeskHeader, DeskNotice } from './leads'
@@ -11,8 +11,6 @@ export interface AvailabilityForm {
   saved?: boolean
 }
 
-const inputClass =
-  'w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-ink-900 aria-[invalid=true]:border-red-600'
 const pad = (n: number) => String(n).padStart(2, '0')
 export const hhmm = (minutes: number) => `${pad(Math.floor(minutes / 60))}:${pad(minutes % 60)}`
 

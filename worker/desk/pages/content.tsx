@@ -1,6 +1,6 @@
 import CountedField from '../../../client/islands/counted-field'
 import MarkdownEditor from '../../../client/islands/markdown-editor'
-import { labelClass } from '../../../client/components/field'
+import { inputClass, labelClass } from '../../../client/components/field'
 import { dirOf, LANGS, LANGUAGE_NAMES, type Lang } from '../../../client/lib/languages'
 import {
   CONTENT_KINDS,
@@ -16,7 +16,7 @@ import type { FullItem, ListedItem, RevisionRow } from '../../db/content'
 import { formatDateTime } from '../../i18n/format'
 import { isMessageKey } from '../../i18n/translator'
 import { usePage } from '../../render/context'
-import { DeskHeader, DeskNotice } from './leads'
+import { DeskHeader, DeskNotice, DeskTable } from './leads'
 
 /** What the editor shows: a language's values (saved, or as posted when refused) and issues. */
 export interface EditorState {
@@ -34,9 +34,6 @@ export interface EditorState {
   /** A refused stale save: who saved the newer version, when. */
   staleBy?: { by: string; at: string }
 }
-
-const inputClass =
-  'w-full rounded-lg border border-slate-300 bg-white px-3 py-2.5 text-ink-900 aria-[invalid=true]:border-red-600'
 
 function KindNav({ kind }: { kind: ContentKind }) {
   const { t } = usePage()
@@ -111,47 +108,38 @@ export function ContentListPage({ kind, items }: { kind: ContentKind; items: Lis
         {items.length === 0 ? (
           <p className="m-0 text-ink-600">{t('desk.content.none')}</p>
         ) : (
-          <div className="overflow-x-auto rounded-2xl border border-slate-200">
-            <table className="w-full border-collapse text-sm">
-              <caption className="sr-only">{t(`desk.content.kinds.${kind}`)}</caption>
-              <thead className="bg-slate-50 text-ink-700">
-                <tr>
-                  {(['title', 'status', 'languages', 'updated'] as const).map((col) => (
-                    <th key={col} scope="col" className="px-3 py-2 text-start font-semibold">
-                      {t(`desk.content.columns.${col}`)}
-                    </th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody>
-                {items.map((item) => (
-                  <tr key={item.id} className="border-t border-slate-200 align-top">
-                    <td className="px-3 py-2">
-                      <a
-                        href={`/desk/content/${kind}/${item.id}`}
-                        className="font-semibold text-brand-700"
-                        lang="en"
-                      >
-                        {item.title || item.slug}
-                      </a>
-                    </td>
-                    <td className="px-3 py-2">
-                      <StatusBadge status={item.status} at={item.publish_at} />
-                    </td>
-                    <td className="px-3 py-2">
-                      <Languages langs={item.langs} stale={item.stale} />
-                    </td>
-                    <td className="whitespace-nowrap px-3 py-2 text-ink-600">
-                      {formatDateTime(lang, item.updated_at)}
-                      <span className="block text-xs" dir="ltr">
-                        {item.updated_by}
-                      </span>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DeskTable
+            caption={t(`desk.content.kinds.${kind}`)}
+            columns={(['title', 'status', 'languages', 'updated'] as const).map((c) =>
+              t(`desk.content.columns.${c}`),
+            )}
+          >
+            {items.map((item) => (
+              <tr key={item.id} className="border-t border-slate-200 align-top">
+                <td className="px-3 py-2">
+                  <a
+                    href={`/desk/content/${kind}/${item.id}`}
+                    className="font-semibold text-brand-700"
+                    lang="en"
+                  >
+                    {item.title || item.slug}
+                  </a>
+                </td>
+                <td className="px-3 py-2">
+                  <StatusBadge status={item.status} at={item.publish_at} />
+                </td>
+                <td className="px-3 py-2">
+                  <Languages langs={item.langs} stale={item.stale} />
+                </td>
+                <td className="whitespace-nowrap px-3 py-2 text-ink-600">
+                  {formatDateTime(lang, item.updated_at)}
+                  <span className="block text-xs" dir="ltr">
+                    {item.updated_by}
+                  </span>
+                </td>
+              </tr>
+            ))}
+          </DeskTable>
         )}
       </div>
     </>

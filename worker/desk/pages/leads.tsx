@@ -42,6 +42,38 @@ export function DeskNotice({
   )
 }
 
+/**
+ * A desk table: it scrolls sideways on a phone, names itself to screen readers (`caption`)
+ * and heads its columns; the rows are its children.
+ */
+export function DeskTable({
+  caption,
+  columns,
+  children,
+}: {
+  caption?: string
+  columns: string[]
+  children: React.ReactNode
+}) {
+  return (
+    <div className="overflow-x-auto rounded-2xl border border-slate-200">
+      <table className="w-full border-collapse text-sm">
+        {caption && <caption className="sr-only">{caption}</caption>}
+        <thead className="bg-slate-50 text-ink-700">
+          <tr>
+            {columns.map((column) => (
+              <th key={column} scope="col" className="px-3 py-2 text-start font-semibold">
+                {column}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+    </div>
+  )
+}
+
 /** Every desk page's top: where the staff member is, and the other sections. */
 export function DeskHeader({
   title,

@@ -1,7 +1,7 @@
 import type { OutboxRow } from '../../db/outbox'
 import { formatDateTime } from '../../i18n/format'
 import { usePage } from '../../render/context'
-import { DeskHeader, DeskNotice } from './leads'
+import { DeskHeader, DeskNotice, DeskTable } from './leads'
 
 type MailLine = Pick<
   OutboxRow,
@@ -47,54 +47,43 @@ export function DeskMailPage({
         {mails.length === 0 ? (
           <p className="m-0 text-ink-600">{t('desk.no_mail')}</p>
         ) : (
-          <div className="overflow-x-auto rounded-2xl border border-slate-200">
-            <table className="w-full border-collapse text-sm">
-              <caption className="sr-only">{t('desk.nav.mail')}</caption>
-              <thead className="bg-slate-50 text-ink-700">
-                <tr>
-                  {(
-                    ['when', 'to', 'subject', 'status', 'attempts', 'error', 'action'] as const
-                  ).map((col) => (
-                    <th key={col} scope="col" className="px-3 py-2 text-start font-semibold">
-                      {t(`desk.mail_columns.${col}`)}
-                    </th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody>
-                {mails.map((m) => (
-                  <tr key={m.id} className="border-t border-slate-200 align-top">
-                    <td className="whitespace-nowrap px-3 py-2">{when(m.created_at)}</td>
-                    <td className="px-3 py-2" dir="ltr">
-                      {m.to_address}
-                    </td>
-                    <td className="max-w-xs px-3 py-2">
-                      {m.subject}
-                      <span className="block text-xs text-ink-600">{m.kind}</span>
-                    </td>
-                    <td className="px-3 py-2">{t(`desk.mail_statuses.${m.status}`)}</td>
-                    <td className="px-3 py-2">{m.attempts}</td>
-                    <td className="max-w-xs break-words px-3 py-2 text-xs text-ink-700">
-                      {m.last_error}
-                    </td>
-                    <td className="px-3 py-2">
-                      {m.resendable && (
-                        <form method="post" action={`/desk/mail/${m.id}/resend`}>
-                          <button
-                            type="submit"
-                            className="btn-ghost px-3 py-1.5 text-sm"
-                            aria-label={`${t('desk.resend')}: ${m.subject}`}
-                          >
-                            {t('desk.resend')}
-                          </button>
-                        </form>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DeskTable
+            caption={t('desk.nav.mail')}
+            columns={(
+              ['when', 'to', 'subject', 'status', 'attempts', 'error', 'action'] as const
+            ).map((c) => t(`desk.mail_columns.${c}`))}
+          >
+            {mails.map((m) => (
+              <tr key={m.id} className="border-t border-slate-200 align-top">
+                <td className="whitespace-nowrap px-3 py-2">{when(m.created_at)}</td>
+                <td className="px-3 py-2" dir="ltr">
+                  {m.to_address}
+                </td>
+                <td className="max-w-xs px-3 py-2">
+                  {m.subject}
+                  <span className="block text-xs text-ink-600">{m.kind}</span>
+                </td>
+                <td className="px-3 py-2">{t(`desk.mail_statuses.${m.status}`)}</td>
+                <td className="px-3 py-2">{m.attempts}</td>
+                <td className="max-w-xs break-words px-3 py-2 text-xs text-ink-700">
+                  {m.last_error}
+                </td>
+                <td className="px-3 py-2">
+                  {m.resendable && (
+                    <form method="post" action={`/desk/mail/${m.id}/resend`}>
+                      <button
+                        type="submit"
+                        className="btn-ghost px-3 py-1.5 text-sm"
+                        aria-label={`${t('desk.resend')}: ${m.subject}`}
+                      >
+                        {t('desk.resend')}
+                      </button>
+                    </form>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </DeskTable>
         )}
         {next && (
           <a

@@ -1,6 +1,6 @@
 import CountedField from '../../../client/islands/counted-field'
 import MarkdownEditor from '../../../client/islands/markdown-editor'
-import { labelClass } from '../../../client/components/field'
+import { inputClass, labelClass } from '../../../client/components/field'
 import { dirOf, LANGS, LANGUAGE_NAMES, type Lang } from '../../../client/lib/languages'
 import type {
   failedMails,
@@ -11,7 +11,7 @@ import type {
 } from '../../db/newsletters'
 import { formatDateTime } from '../../i18n/format'
 import { usePage } from '../../render/context'
-import { DeskHeader, DeskNotice } from './leads'
+import { DeskHeader, DeskNotice, DeskTable } from './leads'
 
 /** What the editor shows of the tab: the saved text, or as posted when refused, and issues. */
 export interface NewsletterForm {
@@ -26,9 +26,6 @@ export interface NewsletterForm {
   done?: string
   sendAt?: string
 }
-
-const inputClass =
-  'w-full rounded-lg border border-slate-300 bg-white px-3 py-2.5 text-ink-900 aria-[invalid=true]:border-red-600'
 
 function StatusBadge({ status }: { status: IssueStatus }) {
   const { t } = usePage()
@@ -106,47 +103,38 @@ export function NewsletterListPage({
         {issues.length === 0 ? (
           <p className="m-0 text-ink-600">{t('desk.newsletters.none')}</p>
         ) : (
-          <div className="overflow-x-auto rounded-2xl border border-slate-200">
-            <table className="w-full border-collapse text-sm">
-              <caption className="sr-only">{t('desk.nav.newsletters')}</caption>
-              <thead className="bg-slate-50 text-ink-700">
-                <tr>
-                  {(['subject', 'status', 'when', 'sent'] as const).map((col) => (
-                    <th key={col} scope="col" className="px-3 py-2 text-start font-semibold">
-                      {t(`desk.newsletters.columns.${col}`)}
-                    </th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody>
-                {issues.map((i) => (
-                  <tr key={i.id} className="border-t border-slate-200 align-top">
-                    <td className="px-3 py-2">
-                      <a
-                        href={`/desk/newsletters/${i.id}`}
-                        className="font-semibold text-brand-700"
-                        lang={i.subject ? 'en' : undefined}
-                      >
-                        {i.subject || t('desk.newsletters.untitled')}
-                      </a>
-                    </td>
-                    <td className="px-3 py-2">
-                      <StatusBadge status={i.status} />
-                    </td>
-                    <td className="whitespace-nowrap px-3 py-2">{when(i)}</td>
-                    <td className="px-3 py-2">
-                      {i.status === 'sending' || i.status === 'sent'
-                        ? t('desk.newsletters.sent_of', {
-                            sent: i.sent.toLocaleString(lang),
-                            n: (i.audience ?? 0).toLocaleString(lang),
-                          })
-                        : ''}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DeskTable
+            caption={t('desk.nav.newsletters')}
+            columns={(['subject', 'status', 'when', 'sent'] as const).map((c) =>
+              t(`desk.newsletters.columns.${c}`),
+            )}
+          >
+            {issues.map((i) => (
+              <tr key={i.id} className="border-t border-slate-200 align-top">
+                <td className="px-3 py-2">
+                  <a
+                    href={`/desk/newsletters/${i.id}`}
+                    className="font-semibold text-brand-700"
+                    lang={i.subject ? 'en' : undefined}
+                  >
+                    {i.subject || t('desk.newsletters.untitled')}
+                  </a>
+                </td>
+                <td className="px-3 py-2">
+                  <StatusBadge status={i.status} />
+                </td>
+                <td className="whitespace-nowrap px-3 py-2">{when(i)}</td>
+                <td className="px-3 py-2">
+                  {i.status === 'sending' || i.status === 'sent'
+                    ? t('desk.newsletters.sent_of', {
+                        sent: i.sent.toLocaleString(lang),
+                        n: (i.audience ?? 0).toLocaleString(lang),
+                      })
+                    : ''}
+                </td>
+              </tr>
+            ))}
+          </DeskTable>
         )}
         <Audience audience={audience} />
       </div>
@@ -207,32 +195,22 @@ function Record({
       {failed.length > 0 && (
         <div className="space-y-3">
           <h3 className="m-0 text-lg font-bold">{t('desk.newsletters.failed_title')}</h3>
-          <div className="overflow-x-auto rounded-xl border border-slate-200">
-            <table className="w-full border-collapse text-sm">
-              <thead className="bg-slate-50 text-ink-700">
-                <tr>
-                  {(['to', 'attempts', 'error'] as const).map((col) => (
-                    <th key={col} scope="col" className="px-3 py-2 text-start font-semibold">
-                      {t(`desk.mail_columns.${col}`)}
-                    </th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody>
-                {failed.map((m) => (
-                  <tr key={m.id} className="border-t border-slate-200 align-top">
-                    <td className="px-3 py-2" dir="ltr">
-                      {m.to_address}
-                    </td>
-                    <td className="px-3 py-2">{m.attempts}</td>
-                    <td className="max-w-md break-words px-3 py-2 text-xs" dir="ltr">
-                      {m.last_error}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DeskTable
+            caption={t('desk.newsletters.failed_title')}
+            columns={(['to', 'attempts', 'error'] as const).map((c) => t(`desk.mail_columns.${c}`))}
+          >
+            {failed.map((m) => (
+              <tr key={m.id} className="border-t border-slate-200 align-top">
+                <td className="px-3 py-2" dir="ltr">
+                  {m.to_address}
+                </td>
+                <td className="px-3 py-2">{m.attempts}</td>
+                <td className="max-w-md break-words px-3 py-2 text-xs" dir="ltr">
+                  {m.last_error}
+                </td>
+              </tr>
+            ))}
+          </DeskTable>
           <form method="post" action={`/desk/newsletters/${issue.id}`}>
             <input type="hidden" name="action" value="retry" />
             <button type="submit" className="btn-primary">

@@ -1,0 +1,18 @@
+import type { Context } from 'hono'
+import { readAvailability } from '../booking/slots'
+import type { AppEnv } from '../env'
+
+/** What every part of the desk reads of its request (after staffOnly, desk/guard.ts). */
+
+/** The signed-in staff member, as the audit log records them. */
+export const staffOf = (c: Context<AppEnv>) => ({
+  id: c.var.account!.id,
+  email: c.var.account!.email,
+})
+
+/** The agency's own time zone (BOOKING_TIMEZONE): schedules are given in it. */
+export const agencyZone = (c: Context<AppEnv>) => readAvailability(c.env).timeZone
+
+/** A desk page's <title>. */
+export const deskTitle = (c: Context<AppEnv>, text: string) =>
+  `${text} | ${c.var.t('meta.title_suffix')}`
