@@ -61,6 +61,7 @@ export default defineConfig(async () => {
               'date-fns-tz',
               'rosetta',
               'otpauth',
+              'html-to-text',
             ],
           },
         },

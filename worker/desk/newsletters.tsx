@@ -15,10 +15,11 @@ import {
   saveText,
   type FullIssue,
 } from '../db/newsletters'
-import type { OutboxRow } from '../db/outbox'
+import { isSuppressed, type OutboxRow } from '../db/outbox'
 import type { AppEnv } from '../env'
+import { emailHash } from '../hash'
 import { mailRow, insertedIds, sendJobs, writerOf } from '../mail/enqueue'
-import { renderMail } from '../mail/render'
+import { INERT_UNSUBSCRIBE, renderMail } from '../mail/render'
 import { limitBody, sameSiteOnly } from '../middleware/form-guard'
 import { renderMarkdown } from '../content/markdown'
 import { createTranslator } from '../i18n/translator'
@@ -187,6 +188,11 @@ deskNewsletters.post('/:id{[0-9]+}', sameSiteOnly(), limitBody(128 * 1024), asyn
 
   if (action.output === 'test') {
     const lang = current.texts[tab] ? tab : 'en'
+    // the delivery would drop it (deliver.ts): say so now rather than promise it
+    if (await isSuppressed(db, await emailHash(staff.email))) {
+      await audit(db, staff, 'newsletter.test', target, { lang, suppressed: true }).run()
+      return back('test_suppressed')
+    }
     const writer = { ...writerOf(c), lang, t: createTranslator(lang) }
     const row = await mailRow(writer, 'newsletter_test', staff.email, { issue: issue.id })
     const [result] = await db.batch([row, audit(db, staff, 'newsletter.test', target, { lang })])
@@ -237,6 +243,6 @@ deskNewsletters.get('/:id{[0-9]+}/email', async (c) => {
     site_url: c.var.config.siteUrl,
   } as OutboxRow
   // a preview's unsubscribe link goes nowhere: it must not unsubscribe the staff member
-  const message = await renderMail(c.env, row, 'preview')
+  const message = await renderMail(c.env, row, INERT_UNSUBSCRIBE)
   return c.html(message.html)
 })

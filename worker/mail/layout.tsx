@@ -7,6 +7,8 @@ import type { Letter } from './letter'
 export interface Signature {
   siteName: string
   siteUrl: string
+  /** The site's home page in the reader's language: the links to the site. */
+  home: string
   address: string
   why: string
   /** Marketing mail: the unsubscribe link and its label. */
@@ -27,7 +29,7 @@ export function letterText(letter: Letter, sig: Signature) {
       .map((l) => `> ${l}`)
       .join('\n'),
     letter.closing,
-    `-- \n${sig.siteName}\n${sig.address}\n${sig.siteUrl}\n${sig.why}`,
+    `-- \n${sig.siteName}\n${sig.address}\n${sig.home}\n${sig.why}`,
     sig.unsubscribe && `${sig.unsubscribe.label}: ${sig.unsubscribe.url}`,
   ]
   return parts.filter(Boolean).join('\n\n') + '\n'
@@ -68,7 +70,14 @@ function Mail({ letter, sig, lang }: { letter: Letter; sig: Signature; lang: Lan
                   cellSpacing={0}
                   border={0}
                   dir={dir}
-                  style={{ maxWidth: '600px', backgroundColor: '#ffffff', borderRadius: '12px' }}
+                  style={{
+                    maxWidth: '600px',
+                    backgroundColor: '#ffffff',
+                    borderRadius: '12px',
+                    // a long pasted address or word wraps: never wider than a 320 px phone
+                    overflowWrap: 'anywhere',
+                    wordBreak: 'break-word',
+                  }}
                 >
                   <tbody>
                     <tr>
@@ -80,7 +89,7 @@ function Mail({ letter, sig, lang }: { letter: Letter; sig: Signature; lang: Lan
                         }}
                       >
                         <a
-                          href={sig.siteUrl}
+                          href={sig.home}
                           style={{
                             color: '#1d3fb0',
                             fontSize: '20px',
@@ -111,7 +120,7 @@ function Mail({ letter, sig, lang }: { letter: Letter; sig: Signature; lang: Lan
                         <p style={{ margin: '0 0 4px', fontWeight: 700 }}>{sig.siteName}</p>
                         <p style={{ margin: '0 0 4px' }}>{sig.address}</p>
                         <p style={{ margin: '0 0 8px' }}>
-                          <a href={sig.siteUrl} style={{ color: '#1d3fb0' }}>
+                          <a href={sig.home} style={{ color: '#1d3fb0' }}>
                             {sig.siteUrl.replace(/^https?:\/\//, '')}
                           </a>
                         </p>

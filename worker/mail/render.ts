@@ -28,25 +28,30 @@ export async function renderMail(
     JSON.parse(row.data) as never,
   )
   const headers: Record<string, string> = {}
+  // a staff member's test carries a link that unsubscribes nobody, as the desk's preview does
+  const token = template.test ? INERT_UNSUBSCRIBE : unsubscribeToken
   const unsubscribe =
     template.category === 'marketing'
       ? linkUrl(
           config.siteUrl,
           '/unsubscribe',
-          unsubscribeToken ?? (await sealedUnsubscribe(env, row)),
+          token ?? (await sealedUnsubscribe(env, row)),
           row.language,
         )
       : undefined
-  if (unsubscribe) {
-    // RFC 8058 one-click unsubscribe, for the mailbox's own button
+  if (unsubscribe && !template.test) {
+    // RFC 8058 one-click unsubscribe, for the mailbox's own button (none on a test: it would
+    // say "unsubscribed" and do nothing)
     headers['List-Unsubscribe'] = `<${unsubscribe}>`
     headers['List-Unsubscribe-Post'] = 'List-Unsubscribe=One-Click'
   }
+  const site = new URL(config.siteUrl).host
   const sig: Signature = {
     siteName: t('meta.site_name'),
     siteUrl: config.siteUrl,
+    home: `${config.siteUrl}/?lang=${lang}`,
     address: env.AGENCY_ADDRESS || t('meta.site_name'),
-    why: t(`mail.why_${template.category}`, { site: new URL(config.siteUrl).host }),
+    why: template.test ? t('mail.why_test', { site }) : t(`mail.why_${template.category}`, { site }),
     unsubscribe: unsubscribe ? { label: t('mail.unsubscribe'), url: unsubscribe } : undefined,
   }
   return {
@@ -63,6 +68,12 @@ export async function renderMail(
     language: lang,
   }
 }
+
+/**
+ * The token of an unsubscribe link that unsubscribes nobody (the unsubscribe page finds it
+ * invalid): the desk's preview and a staff member's test show the link without its power.
+ */
+export const INERT_UNSUBSCRIBE = 'preview'
 
 /** Every marketing e-mail's own unsubscribe link: sealed for its address. */
 const sealedUnsubscribe = (env: Bindings, row: Pick<OutboxRow, 'to_address'>) =>

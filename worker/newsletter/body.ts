@@ -1,10 +1,13 @@
+import { convert, type HtmlToTextOptions } from 'html-to-text'
 import sanitizeHtml from 'sanitize-html'
-import { ARTICLE_TAGS, renderMarkdown } from '../content/markdown'
+import type { Lang } from '../../client/lib/languages'
+import { ARTICLE_TAGS, MEDIA_PREFIX, renderMarkdown } from '../content/markdown'
 
 /**
- * A newsletter's Markdown as e-mail HTML. The articles' renderer and sanitiser make it safe
- * (worker/content/markdown.ts: no raw HTML, no scripts, links http(s)/mailto/tel or our own
- * paths, pictures only from /media/); a second pass of sanitize-html gives each element the inline style mail clients need (they drop <style> and
+ * A newsletter's Markdown as e-mail HTML, and that HTML as the e-mail's text part and preheader.
+ * The articles' renderer and sanitiser make it safe (worker/content/markdown.ts: no raw HTML, no
+ * scripts, links http(s)/mailto/tel or our own paths, pictures only from /media/); a second pass
+ * of sanitize-html gives each element the inline style mail clients need (they drop <style> and
  * classes) and makes our own paths absolute, since a mailbox has no origin to resolve them.
  */
 
@@ -29,14 +32,30 @@ const STYLES: Record<string, string> = {
   code: 'font-family:Menlo,Consolas,monospace;font-size:14px',
 }
 
-/** The Markdown as the e-mail's body HTML, its links and pictures pointing at `siteUrl`. */
-export function emailBodyHtml(markdown: string, siteUrl: string) {
+/**
+ * A link of the e-mail: our own paths made absolute, and our pages opened in the reader's
+ * language (`?lang=`, as the unsubscribe link does), whatever their browser prefers.
+ */
+function mailLink(href: string, siteUrl: string, lang: Lang) {
+  const url = href.startsWith('/') ? `${siteUrl}${href}` : href
+  if (!url.startsWith(`${siteUrl}/`) && url !== siteUrl) return url
+  const own = new URL(url)
+  if (!own.pathname.startsWith(MEDIA_PREFIX) && !own.searchParams.has('lang'))
+    own.searchParams.set('lang', lang)
+  return own.href
+}
+
+/**
+ * The Markdown as the e-mail's body HTML, its links and pictures pointing at `siteUrl`, its
+ * links to our pages in `lang`.
+ */
+export function emailBodyHtml(markdown: string, siteUrl: string, lang: Lang) {
   const absolute = (url: string) => (url.startsWith('/') ? `${siteUrl}${url}` : url)
   const styled = (tag: string, attribs: sanitizeHtml.Attributes) => {
     const next: sanitizeHtml.Attributes = { ...attribs }
     delete next.class
     delete next.id
-    if (next.href) next.href = absolute(next.href)
+    if (next.href) next.href = mailLink(next.href, siteUrl, lang)
     if (next.src) next.src = absolute(next.src)
     if (STYLES[tag]) next.style = STYLES[tag]
     return { tagName: tag, attribs: next }
@@ -61,4 +80,37 @@ export function emailBodyHtml(markdown: string, siteUrl: string) {
       ),
     ),
   })
+}
+
+// html-to-text: what a text-only client, a screen reader or a watch shows of the HTML. No hard
+// wrapping (the reader's screen wraps; a line cut at 80 is ragged on a phone), headings as
+// written (upper case means nothing in Arabic), a link as its words and then its address.
+const TEXT_OPTIONS: HtmlToTextOptions = {
+  wordwrap: false,
+  selectors: [
+    { selector: 'a', options: { linkBrackets: ['(', ')'], hideLinkHrefIfSameAsText: true } },
+    { selector: 'img', options: { linkBrackets: ['(', ')'] } },
+    ...['h2', 'h3', 'h4', 'h5', 'h6'].map((h) => ({ selector: h, options: { uppercase: false } })),
+    { selector: 'table', format: 'dataTable', options: { uppercaseHeaderCells: false } },
+  ],
+}
+
+/** The body HTML (emailBodyHtml) as the e-mail's text part: every link written out in full. */
+export const emailBodyText = (html: string) => convert(html, TEXT_OPTIONS)
+
+const PREHEADER_OPTIONS: HtmlToTextOptions = {
+  wordwrap: false,
+  selectors: [
+    { selector: 'a', options: { ignoreHref: true } },
+    { selector: 'img', format: 'skip' },
+    ...['h2', 'h3', 'h4', 'h5', 'h6'].map((h) => ({ selector: h, options: { uppercase: false } })),
+    { selector: 'table', format: 'dataTable', options: { uppercaseHeaderCells: false } },
+  ],
+}
+
+/** The line mail clients show after the subject: the body's first words, text only. */
+export function emailPreheader(html: string) {
+  const words = convert(html, PREHEADER_OPTIONS).replace(/\s+/g, ' ').trim()
+  // by code point, so an emoji is never cut in half
+  return Array.from(words).slice(0, 140).join('')
 }

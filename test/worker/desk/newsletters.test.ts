@@ -1,8 +1,13 @@
 import { env, SELF } from 'cloudflare:test'
+import type { Email } from 'postal-mime'
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import ar from '../../../locales/ar.json'
+import en from '../../../locales/en.json'
 import { sealLink } from '../../../worker/consent/links'
 import type { Bindings } from '../../../worker/env'
 import worker from '../../../worker/index'
+import { isSuppressed } from '../../../worker/db/outbox'
+import { emailHash } from '../../../worker/hash'
 import { sendStep, startIssue, type NewsletterJob } from '../../../worker/newsletter/send'
 import { SITE, unique } from '../auth/helpers'
 import { outboxRows } from '../inbox'
@@ -292,5 +297,131 @@ describe('sending', () => {
     expect(await sentIssue(id)).toMatchObject({ status: 'sent' })
     const [row] = (await outboxRows(one)).filter((r) => r.kind === 'newsletter')
     expect(row).toMatchObject({ status: 'sent', provider: 'smtp', attempts: 1 })
+  })
+})
+
+/** The hidden line mail clients show after the subject (layout.tsx's first element). */
+const preheaderOf = (html: string) =>
+  /<div style="display:none[^"]*">([^<]*)<\/div>/.exec(html)?.[1]
+
+describe('what a subscriber reads', () => {
+  // one issue in English and Arabic, sent to a reader of each, parsed as a mail client would
+  const mail = {} as Record<'en' | 'ar', Email>
+  beforeAll(async () => {
+    await env.DB.exec("UPDATE subscribers SET status = 'unsubscribed'")
+    const [enReader] = await confirmed('nl-read-en', 1, 'en')
+    const [arReader] = await confirmed('nl-read-ar', 1, 'ar')
+    const subject = `Our services ${crypto.randomUUID().slice(0, 6)}`
+    const id = await draft(subject, 'Read more about [our services](/services).')
+    issueOf(
+      await post(
+        `/desk/newsletters/${id}`,
+        {
+          version: '2',
+          tab: 'ar',
+          subject,
+          body: 'اقرأ المزيد عن [خدماتنا](/services).',
+          action: 'save',
+        },
+        staff.cookie,
+      ),
+    )
+    expect(
+      issueOf(
+        await post(
+          `/desk/newsletters/${id}`,
+          {
+            action: 'send',
+            tab: 'en',
+            version: '3',
+            subject,
+            body: 'Read more about [our services](/services).',
+          },
+          staff.cookie,
+        ),
+      ).done,
+    ).toBe('send')
+    mail.en = await delivered(enReader, new RegExp(subject), 20_000)
+    mail.ar = await delivered(arReader, new RegExp(subject), 20_000)
+  }, 40_000)
+
+  it('gets a text part with every link written out in full', () => {
+    expect(mail.en.text).toContain(
+      'Read more about our services (https://example.com/services?lang=en).',
+    )
+    expect(mail.ar.text).toContain('اقرأ المزيد عن خدماتنا (https://example.com/services?lang=ar).')
+    for (const m of Object.values(mail)) expect(m.text).not.toMatch(/\]\(|\(\/services/)
+  })
+
+  it('sees the text alone in the inbox preview line, no link targets', () => {
+    expect(preheaderOf(mail.en.html!)).toBe('Read more about our services.')
+    expect(preheaderOf(mail.ar.html!)).toBe('اقرأ المزيد عن خدماتنا.')
+  })
+
+  it('follows links to the site in the e-mail’s language', () => {
+    expect(mail.ar.html).toContain('href="https://example.com/services?lang=ar"')
+    expect(mail.en.html).toContain('href="https://example.com/services?lang=en"')
+    // the site's name and address in the header and footer too
+    expect(mail.ar.html).not.toMatch(/href="https:\/\/example\.com\/?"/)
+    expect(mail.ar.text).toContain('https://example.com/?lang=ar')
+  })
+})
+
+describe('a test e-mail', () => {
+  /** Sends the staff member a test of a new issue; the desk's notice and the mail, if any. */
+  async function test(who: { email: string; cookie: string }, subject: string) {
+    const id = await draft(subject)
+    const res = issueOf(
+      await post(
+        `/desk/newsletters/${id}`,
+        { version: '2', tab: 'en', subject, body: 'Body', action: 'test' },
+        who.cookie,
+      ),
+    )
+    const url = `/desk/newsletters/${id}?tab=en&done=${res.done}`
+    const page = await (await get(url, who.cookie)).text()
+    return { done: res.done, page, url }
+  }
+
+  it('unsubscribes nobody, and says in its footer that it is a test', async () => {
+    const subject = `Unsubscribe test ${crypto.randomUUID().slice(0, 6)}`
+    await test(staff, subject)
+    const mail = await delivered(staff.email, new RegExp(subject))
+    // no one-click button for the mailbox, and the footer's link unsubscribes nobody
+    expect(mail.headers.find((h) => h.key === 'list-unsubscribe')).toBeUndefined()
+    const link = new RegExp(`${en.mail.unsubscribe}: (\\S+)`).exec(mail.text!)![1]
+    const res = await SELF.fetch(link, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: 'List-Unsubscribe=One-Click',
+    })
+    expect(res.status).not.toBe(200)
+    expect(await isSuppressed(env.DB, await emailHash(staff.email))).toBe(false)
+    const why = en.mail.why_marketing.split('{{site}}')[0]
+    expect(mail.text).not.toContain(why)
+    expect(mail.html).not.toContain(why)
+    expect(mail.text).toContain(en.mail.why_test.replace('{{site}}', 'example.com'))
+    // the next test arrives
+    const again = `Second test ${crypto.randomUUID().slice(0, 6)}`
+    expect((await test(staff, again)).done).toBe('test')
+    expect((await delivered(staff.email, new RegExp(again))).subject).toContain(again)
+  })
+
+  it('says so when the staff address is suppressed, rather than promise it', async () => {
+    const other = await person({ staff: true, secondFactor: true })
+    await env.DB.prepare(
+      "INSERT INTO mail_suppressions (email_hash, reason) VALUES (?, 'unsubscribe')",
+    )
+      .bind(await emailHash(other.email))
+      .run()
+    const { done, page, url } = await test(other, 'Suppressed test')
+    expect(done).toBe('test_suppressed')
+    const notice = en.desk.newsletters.done.test_suppressed.replace('{{email}}', other.email)
+    expect(page).toContain(notice.split('(')[0])
+    expect(page).not.toContain(en.desk.newsletters.done.test.split('{{email}}')[1])
+    expect(await outboxRows(other.email)).toEqual([])
+    // in the staff member's own language too
+    const arabic = await (await get(`${url}&lang=ar`, other.cookie)).text()
+    expect(arabic).toContain(ar.desk.newsletters.done.test_suppressed.split('{{email}}')[0])
   })
 })

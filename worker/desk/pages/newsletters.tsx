@@ -320,7 +320,7 @@ export function NewsletterEditorPage({
           </span>
         </div>
         {form.done && (
-          <DeskNotice ok={form.done !== 'too_late'}>
+          <DeskNotice ok={form.done !== 'too_late' && form.done !== 'test_suppressed'}>
             {t(`desk.newsletters.done.${form.done as 'save'}`, { email: staffEmail })}
           </DeskNotice>
         )}

@@ -1,7 +1,7 @@
 import { linkUrl } from '../../consent/links'
 import { guideUrl, STARTER_GUIDE } from '../../data/guides'
 import { textFor } from '../../db/newsletters'
-import { emailBodyHtml } from '../../newsletter/body'
+import { emailBodyHtml, emailBodyText, emailPreheader } from '../../newsletter/body'
 import type { MailContext, MailTemplate } from './context'
 
 /** The confirmation link of a pending sign-up (its nonce, sealed). */
@@ -61,22 +61,16 @@ type LegacyIssue = { subject: string; paragraphs: string[] }
 /** An issue of the desk: its text is read from newsletter_texts in the row's language. */
 type DeskIssue = { issue: number }
 
-/** The line mail clients show after the subject: the body's first words, without Markdown. */
-const previewOf = (markdown: string) =>
-  markdown
-    .replace(/[#*_>`[\]()!|-]+/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim()
-    .slice(0, 140)
-
-async function issueLetter({ db, config }: MailContext, { issue }: DeskIssue, lang: string) {
+async function issueLetter({ db, config, lang }: MailContext, { issue }: DeskIssue) {
   const text = await textFor(db, issue, lang)
   if (!text) throw new Error(`newsletter ${issue} has no text`)
+  const html = emailBodyHtml(text.body, config.siteUrl, lang)
+  // the text part and the preheader are made from the HTML: its links absolute and in `lang`
   return {
     subject: text.subject,
-    preview: previewOf(text.body),
-    paragraphs: [text.body],
-    sanitizedHtml: emailBodyHtml(text.body, config.siteUrl),
+    preview: emailPreheader(html),
+    paragraphs: [emailBodyText(html)],
+    sanitizedHtml: html,
   }
 }
 
@@ -85,7 +79,7 @@ export const newsletter: MailTemplate<LegacyIssue | DeskIssue> = {
   category: 'marketing',
   letter: (ctx, data) =>
     'issue' in data
-      ? issueLetter(ctx, data, ctx.lang)
+      ? issueLetter(ctx, data)
       : {
           subject: data.subject,
           preview: data.paragraphs[0] ?? data.subject,
@@ -96,13 +90,14 @@ export const newsletter: MailTemplate<LegacyIssue | DeskIssue> = {
 }
 
 /**
- * A staff member's test of an issue, to their own address: the subscribers' e-mail exactly
- * (the same layout and unsubscribe footer), its subject marked as a test.
+ * A staff member's test of an issue, to their own address: the subscribers' e-mail, its subject
+ * marked as a test, its footer saying so and its unsubscribe link inert (render.ts).
  */
 export const newsletterTest: MailTemplate<DeskIssue> = {
   category: 'marketing',
+  test: true,
   letter: async (ctx, data) => {
-    const letter = await issueLetter(ctx, data, ctx.lang)
+    const letter = await issueLetter(ctx, data)
     return { ...letter, subject: `${ctx.t('mail.newsletter_test')} ${letter.subject}` }
   },
 }

@@ -23,6 +23,11 @@ export interface MailTemplate<Data> {
    * given up (the auth tables keep only hashes, and so should the outbox).
    */
   secret?: boolean
+  /**
+   * A staff member's test of a marketing e-mail: its unsubscribe link does nothing (a test
+   * must never suppress the staff address) and its footer says it is a test.
+   */
+  test?: boolean
   letter(ctx: MailContext, data: Data): Letter | Promise<Letter>
 }
 
