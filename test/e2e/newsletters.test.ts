@@ -1,3 +1,4 @@
+import type { FrameLocator, Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import en from '../../locales/en.json'
 import { seriousViolations } from './audit'
@@ -22,6 +23,28 @@ async function subscribers(language: string, count: number) {
      VALUES ${emails.map((e) => `('${e}', 'newsletter', '${language}', '2026-11-01', 'confirmed', '2026-11-01T00:00:00Z')`).join(', ')}`,
   )
   return emails
+}
+
+/** What staff paste: an address and a word longer than a phone is wide. */
+const LONG_URL =
+  'https://example.com/blog/how-to-grow-your-amazon-store-with-sponsored-products-and-better-listings?utm_source=newsletter'
+const LONG_WORD = 'Donaudampfschifffahrtsgesellschaftskapitänsmützenabzeichenhersteller'
+
+/** How far a document scrolls sideways (0: it fits its window). */
+const sideways = (page: Page | FrameLocator) =>
+  page
+    .locator('html')
+    .evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
+
+/** The e-mail laid out at a phone's width, 320 and 375 px: how far each scrolls sideways. */
+async function onPhones(page: Page, html: string) {
+  const out: number[] = []
+  for (const width of [320, 375]) {
+    await page.setViewportSize({ width, height: 700 })
+    await page.setContent(html)
+    out.push(await sideways(page))
+  }
+  return out
 }
 
 /** The e-mails of the local inbox whose subject matches, by recipient. */
@@ -58,7 +81,9 @@ describe('newsletters in the desk', () => {
       await page.getByLabel(n.fields.subject).fill(subject)
       await page
         .getByLabel(n.fields.body)
-        .fill('## Three fixes\n\n- **Titles** first\n- Photos\n\n[Book a call](/contact)')
+        .fill(
+          `## Three fixes\n\n- **Titles** first\n- Photos\n\n[Book a call](/contact)\n\n${LONG_URL} ${LONG_WORD}`,
+        )
       // the live preview is the sanitised rendering, as for articles
       const live = page.getByRole('region', { name: en.desk.content.preview })
       await expect.poll(() => live.locator('strong').count()).toBe(1)
@@ -73,8 +98,12 @@ describe('newsletters in the desk', () => {
       const desktop = page.frameLocator('iframe >> nth=0')
       expect(await desktop.locator('h2').textContent()).toBe('Three fixes')
       expect(await desktop.locator('a', { hasText: 'Book a call' }).getAttribute('href')).toMatch(
-        /^https?:\/\/[^/]+\/contact$/,
+        /^https?:\/\/[^/]+\/contact\?lang=en$/,
       )
+      // a pasted address and a long word wrap: the phone's frame does not scroll sideways
+      const phoneFrame = page.frameLocator('iframe >> nth=1')
+      await phoneFrame.getByText(LONG_WORD).waitFor()
+      expect(await sideways(phoneFrame)).toBe(0)
 
       // a test in English reaches the staff member
       await page.getByRole('button', { name: n.test.replace('{{email}}', staff) }).click()
@@ -82,6 +111,9 @@ describe('newsletters in the desk', () => {
       const test = await mailTo(staff, new RegExp(subject))
       expect(test.subject).toBe(`${en.mail.newsletter_test} ${subject}`)
       expect(test.html).toMatch(/<strong[^>]*>Titles<\/strong>/)
+      expect(test.html).toContain(LONG_WORD)
+      const phone = await open('about:blank')
+      expect(await onPhones(phone, test.html!)).toEqual([0, 0])
 
       // the Arabic text, its preview right-to-left, its test
       await page
@@ -90,7 +122,9 @@ describe('newsletters in the desk', () => {
         .click()
       await page.waitForURL(/tab=ar/)
       await page.getByLabel(n.fields.subject).fill(arSubject)
-      await page.getByLabel(n.fields.body).fill('## ثلاثة إصلاحات\n\n- **العناوين** أولاً\n- الصور')
+      await page
+        .getByLabel(n.fields.body)
+        .fill(`## ثلاثة إصلاحات\n\n- **العناوين** أولاً\n- الصور\n\n${LONG_URL} ${LONG_WORD}`)
       await page.getByRole('button', { name: n.test.replace('{{email}}', staff) }).click()
       await page.waitForURL(/done=test/)
       expect(await page.frameLocator('iframe >> nth=1').locator('html').getAttribute('dir')).toBe(
@@ -99,8 +133,11 @@ describe('newsletters in the desk', () => {
       expect(await page.frameLocator('iframe >> nth=1').locator('h2').textContent()).toBe(
         'ثلاثة إصلاحات',
       )
+      expect(await sideways(page.frameLocator('iframe >> nth=1'))).toBe(0)
       const arTest = await mailTo(staff, new RegExp(arSubject))
       expect(arTest.html).toContain('<html lang="ar" dir="rtl"')
+      expect(await onPhones(phone, arTest.html!)).toEqual([0, 0])
+      await phone.context().close()
       // nobody else got a test
       for (const r of Object.values(readers).flat())
         expect((await inbox(new RegExp(run))).get(r)).toBeUndefined()

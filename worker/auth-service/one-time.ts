@@ -99,17 +99,20 @@ const CODE_TYPES = {
   recovery: ['recovery'],
 } as const satisfies Record<v.InferOutput<typeof VerifyCodeSchema>['type'], OneTimeTokenType[]>
 
+// Each link opens its page in the e-mail's language (`lang`, which the pages read first), on
+// whatever device and browser language it is followed.
+
 /** Where a recovery e-mail's link leads: the site's page to choose a new password. */
 export const resetLink = (c: Context<AppEnv>, token: string) =>
-  `${c.var.config.siteUrl}/auth/reset?token=${encodeURIComponent(token)}`
+  `${c.var.config.siteUrl}/auth/reset?${new URLSearchParams({ token, lang: c.var.lang })}`
 
 /** Where a magic link leads: the site's page that spends it (GoTrue's token_hash link). */
 export const confirmLink = (c: Context<AppEnv>, token: string) =>
-  `${c.var.config.siteUrl}/auth/confirm?token_hash=${encodeURIComponent(token)}&type=magiclink`
+  `${c.var.config.siteUrl}/auth/confirm?${new URLSearchParams({ token_hash: token, type: 'magiclink', lang: c.var.lang })}`
 
 /** Where a sign-up's confirmation link leads: the same page, for the `signup` token. */
 export const signupLink = (c: Context<AppEnv>, token: string) =>
-  `${c.var.config.siteUrl}/auth/confirm?token_hash=${encodeURIComponent(token)}&type=signup`
+  `${c.var.config.siteUrl}/auth/confirm?${new URLSearchParams({ token_hash: token, type: 'signup', lang: c.var.lang })}`
 
 /** An unusable password for accounts made by /otp: nobody knows it, /recover can set one. */
 const unusablePasswordHash = () => {

@@ -1,4 +1,4 @@
-import { convert, type HtmlToTextOptions } from 'html-to-text'
+import { convert, type FormatCallback, type HtmlToTextOptions } from 'html-to-text'
 import sanitizeHtml from 'sanitize-html'
 import type { Lang } from '../../client/lib/languages'
 import { ARTICLE_TAGS, MEDIA_PREFIX, renderMarkdown } from '../content/markdown'
@@ -20,13 +20,16 @@ const STYLES: Record<string, string> = {
   h2: 'margin:24px 0 12px;font-size:22px;line-height:28px;color:#0f172a',
   h3: 'margin:20px 0 10px;font-size:18px;line-height:24px;color:#0f172a',
   h4: 'margin:16px 0 8px;font-size:16px;line-height:22px;color:#0f172a',
-  a: 'color:#1d3fb0;font-weight:600',
+  // a pasted address breaks anywhere, in a table's cell too (see th, td)
+  a: 'color:#1d3fb0;font-weight:600;overflow-wrap:anywhere;word-break:break-word',
   img: 'display:block;max-width:100%;height:auto;border:0;margin:0 0 16px;border-radius:8px',
   blockquote:
     'margin:0 0 16px;padding:12px 16px;background-color:#f8fafc;border-inline-start:4px solid #cbd5e1;color:#1e293b',
   table: 'border-collapse:collapse;margin:0 0 16px;font-size:14px',
-  th: 'border:1px solid #e2e8f0;padding:6px 10px;text-align:start;background-color:#f8fafc',
-  td: 'border:1px solid #e2e8f0;padding:6px 10px;text-align:start',
+  // a cell's words stay whole (the layout breaks anywhere, which would squeeze a short column
+  // into a letter a line beside a long one); only its links break anywhere
+  th: 'border:1px solid #e2e8f0;padding:6px 10px;text-align:start;background-color:#f8fafc;overflow-wrap:break-word;word-break:normal',
+  td: 'border:1px solid #e2e8f0;padding:6px 10px;text-align:start;overflow-wrap:break-word;word-break:normal',
   hr: 'border:0;border-top:1px solid #e2e8f0;margin:24px 0',
   pre: 'margin:0 0 16px;padding:12px;background-color:#f1f5f9;white-space:pre-wrap;font-size:14px',
   code: 'font-family:Menlo,Consolas,monospace;font-size:14px',
@@ -82,13 +85,42 @@ export function emailBodyHtml(markdown: string, siteUrl: string, lang: Lang) {
   })
 }
 
+/** An address as compared: parsed, without the `?lang=` mailLink may have given it. */
+function address(url: string) {
+  const plain = url.replace(/^mailto:/, '')
+  if (!URL.canParse(plain)) return plain
+  const parsed = new URL(plain)
+  parsed.searchParams.delete('lang')
+  return parsed.href
+}
+
+/**
+ * A link of the text part: its words, then its address in brackets; an address written out as
+ * the link's words (an autolink) once, as the HTML links it.
+ */
+const textLink: FormatCallback = (elem, walk, builder) => {
+  const href = elem.attribs?.href ?? ''
+  const shown = href.replace(/^mailto:/, '')
+  const [only] = elem.children
+  if (
+    href &&
+    elem.children.length === 1 &&
+    only.type === 'text' &&
+    address(only.data ?? '') === address(href)
+  )
+    return builder.addInline(shown, { noWordTransform: true })
+  walk(elem.children, builder)
+  if (href) builder.addInline(` (${shown})`, { noWordTransform: true })
+}
+
 // html-to-text: what a text-only client, a screen reader or a watch shows of the HTML. No hard
 // wrapping (the reader's screen wraps; a line cut at 80 is ragged on a phone), headings as
 // written (upper case means nothing in Arabic), a link as its words and then its address.
 const TEXT_OPTIONS: HtmlToTextOptions = {
   wordwrap: false,
+  formatters: { textLink },
   selectors: [
-    { selector: 'a', options: { linkBrackets: ['(', ')'], hideLinkHrefIfSameAsText: true } },
+    { selector: 'a', format: 'textLink' },
     { selector: 'img', options: { linkBrackets: ['(', ')'] } },
     ...['h2', 'h3', 'h4', 'h5', 'h6'].map((h) => ({ selector: h, options: { uppercase: false } })),
     { selector: 'table', format: 'dataTable', options: { uppercaseHeaderCells: false } },

@@ -2,6 +2,7 @@ import { decodeJwt } from 'jose'
 import { describe, expect, it } from 'vitest'
 import { api, client, SITE, unique as uniqueEmail } from './helpers'
 import { lastMail, outboxRows, type Mail } from '../inbox'
+import ar from '../../../locales/ar.json'
 import en from '../../../locales/en.json'
 
 const unique = () => uniqueEmail('otp')
@@ -21,6 +22,20 @@ const amrOf = (accessToken: string) =>
   (decodeJwt(accessToken).amr as { method: string }[]).map((a) => a.method)
 
 describe('passwordless sign-in (POST /otp, POST /verify)', () => {
+  it('e-mails a link that opens its page in the e-mail’s language', async () => {
+    const email = unique()
+    const res = await api('/otp', {
+      method: 'POST',
+      body: JSON.stringify({ email, create_user: true }),
+      headers: { 'Accept-Language': 'ar' },
+    })
+    expect(res.status).toBe(200)
+    const mail = await lastMail(email)
+    expect(mail.subject).toBe(ar.auth.magic_link_subject)
+    // followed on a phone whose browser is in English, the page is still in Arabic
+    expect(linkAndCode(mail).link!.searchParams.get('lang')).toBe('ar')
+  })
+
   it('signInWithOtp e-mails a link and a code; the code signs in, once, and spends the link', async () => {
     const supabase = client()
     const email = unique()

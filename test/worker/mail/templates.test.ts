@@ -144,6 +144,27 @@ describe.each([
     expect(code.html).toContain('https://example.com/auth/confirm?token_hash=abc')
   })
 
+  it.each(KINDS.filter((k) => !k.startsWith('auth_')))(
+    '%s: every link to the site’s pages opens them in the reader’s language',
+    async (kind) => {
+      // (an auth e-mail's link comes from the auth service: test/worker/auth/one-time.test.ts)
+      const m = await renderMail(env, row(kind, lang))
+      const links = [
+        ...[...m.html.matchAll(/href="(https:\/\/example\.com[^"]*)"/g)].map((l) =>
+          l[1].replaceAll('&amp;', '&'),
+        ),
+        ...(m.text.match(/https:\/\/example\.com[^\s)]*/g) ?? []).map((l) =>
+          l.replace(/[.,]$/, ''),
+        ),
+      ].map((l) => new URL(l))
+      expect(links.length).toBeGreaterThan(0)
+      for (const link of links)
+        // a calendar file is not a page
+        if (!link.pathname.endsWith('.ics'))
+          expect(link.searchParams.get('lang'), `${kind}: ${link}`).toBe(lang)
+    },
+  )
+
   it('attaches the booking invitation: 30 minutes at the booked time', async () => {
     for (const kind of ['booking_confirmation', 'agency_booking'] as const) {
       const m = await renderMail(env, row(kind, lang))
