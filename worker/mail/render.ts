@@ -51,7 +51,9 @@ export async function renderMail(
     siteUrl: config.siteUrl,
     home: `${config.siteUrl}/?lang=${lang}`,
     address: env.AGENCY_ADDRESS || t('meta.site_name'),
-    why: template.test ? t('mail.why_test', { site }) : t(`mail.why_${template.category}`, { site }),
+    why: template.test
+      ? t('mail.why_test', { site })
+      : t(`mail.why_${template.category}`, { site }),
     unsubscribe: unsubscribe ? { label: t('mail.unsubscribe'), url: unsubscribe } : undefined,
   }
   return {
