@@ -1,4 +1,9 @@
-import { convert, type FormatCallback, type HtmlToTextOptions } from 'html-to-text'
+import {
+  convert,
+  type FormatCallback,
+  type HtmlToTextOptions,
+  type SelectorDefinition,
+} from 'html-to-text'
 import sanitizeHtml from 'sanitize-html'
 import type { Lang } from '../../client/lib/languages'
 import { ARTICLE_TAGS, MEDIA_PREFIX, renderMarkdown } from '../content/markdown'
@@ -113,17 +118,22 @@ const textLink: FormatCallback = (elem, walk, builder) => {
   if (href) builder.addInline(` (${shown})`, { noWordTransform: true })
 }
 
+/** Headings and table headers as written: upper case means nothing in Arabic. */
+const AS_WRITTEN: SelectorDefinition[] = [
+  ...['h2', 'h3', 'h4', 'h5', 'h6'].map((h) => ({ selector: h, options: { uppercase: false } })),
+  { selector: 'table', format: 'dataTable', options: { uppercaseHeaderCells: false } },
+]
+
 // html-to-text: what a text-only client, a screen reader or a watch shows of the HTML. No hard
-// wrapping (the reader's screen wraps; a line cut at 80 is ragged on a phone), headings as
-// written (upper case means nothing in Arabic), a link as its words and then its address.
+// wrapping (the reader's screen wraps; a line cut at 80 is ragged on a phone), a link as its
+// words and then its address.
 const TEXT_OPTIONS: HtmlToTextOptions = {
   wordwrap: false,
   formatters: { textLink },
   selectors: [
     { selector: 'a', format: 'textLink' },
     { selector: 'img', options: { linkBrackets: ['(', ')'] } },
-    ...['h2', 'h3', 'h4', 'h5', 'h6'].map((h) => ({ selector: h, options: { uppercase: false } })),
-    { selector: 'table', format: 'dataTable', options: { uppercaseHeaderCells: false } },
+    ...AS_WRITTEN,
   ],
 }
 
@@ -135,14 +145,15 @@ const PREHEADER_OPTIONS: HtmlToTextOptions = {
   selectors: [
     { selector: 'a', options: { ignoreHref: true } },
     { selector: 'img', format: 'skip' },
-    ...['h2', 'h3', 'h4', 'h5', 'h6'].map((h) => ({ selector: h, options: { uppercase: false } })),
-    { selector: 'table', format: 'dataTable', options: { uppercaseHeaderCells: false } },
+    ...AS_WRITTEN,
   ],
 }
 
 /** The line mail clients show after the subject: the body's first words, text only. */
 export function emailPreheader(html: string) {
-  const words = convert(html, PREHEADER_OPTIONS).replace(/\s+/g, ' ').trim()
+  // 140 characters of text lie in the first few thousand of HTML (each element's inline style is
+  // ~100): a long issue is not parsed whole for them; the parser drops a tag cut in half
+  const words = convert(html.slice(0, 8000), PREHEADER_OPTIONS).replace(/\s+/g, ' ').trim()
   // by code point, so an emoji is never cut in half
   return Array.from(words).slice(0, 140).join('')
 }
