@@ -153,7 +153,8 @@ function printRefusals(refusals) {
 /** Runs the smoke test of `url` (version `version`); whether it passed. */
 function smoke(url, version, token) {
   const [cmd, ...pre] = process.env.SMOKE ? [process.env.SMOKE] : ['node', 'scripts/smoke.mjs']
-  const run = spawnSync(cmd, [...pre, url, '--version', version], {
+  const allow = flag('--allow-no-mail') ? ['--allow-no-mail'] : []
+  const run = spawnSync(cmd, [...pre, url, '--version', version, ...allow], {
     stdio: 'inherit',
     env: { ...process.env, DEPLOY_CHECK_TOKEN: token },
     timeout: 10 * 60_000,

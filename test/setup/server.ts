@@ -28,6 +28,8 @@ const AUTH_STATE = '.wrangler/e2e-auth-service'
 const REMOTE_STATE = '.wrangler/e2e-remote-site'
 const BROKEN_STATE = '.wrangler/e2e-broken-d1'
 const CALDAV_STATE = '.wrangler/e2e-caldav'
+/** The main server's key to /__deploy/status (a deployed version's comes from npm run deploy). */
+export const E2E_CHECK_TOKEN = 'e2e-deploy-check-token'
 export const TRACKERS = { META_PIXEL_ID: '123456789012345', GA_MEASUREMENT_ID: 'G-ABC123XYZ' }
 
 /** Where the servers' start is reported to the browser tests' files (servers-ready.ts). */
@@ -89,7 +91,12 @@ export default async function setup(project: TestProject) {
       if (!process.env.E2E_SKIP_BUILD)
         await run('npm', ['run', 'build', '--silent', '--', '--logLevel', 'warn'])
       for (const options of [
-        { port: main, persistTo: E2E_STATE, vars: { ...mail, ...agencyCalendar } },
+        {
+          port: main,
+          persistTo: E2E_STATE,
+          // the key to /__deploy/status, as npm run deploy gives each version (smoke.test.ts)
+          vars: { ...mail, ...agencyCalendar, DEPLOY_CHECK_TOKEN: E2E_CHECK_TOKEN },
+        },
         { port: trackers, persistTo: TRACKERS_STATE, vars: { ...mail, ...TRACKERS } },
         { port: authService, persistTo: AUTH_STATE, vars: mail },
         {
