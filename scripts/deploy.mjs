@@ -31,12 +31,7 @@ import {
   wranglerError,
   wranglerRun,
 } from './lib/cloudflare.mjs'
-import {
-  checkAccount,
-  oversizeMigrations,
-  reviewSettings,
-  whoAmI,
-} from './lib/preflight.mjs'
+import { checkAccount, oversizeMigrations, reviewSettings, whoAmI } from './lib/preflight.mjs'
 
 const args = process.argv.slice(2)
 const flag = (name) => args.includes(name)
@@ -87,7 +82,9 @@ function readWorker() {
     try {
       return { exists: true, secrets: new Set(JSON.parse(run.stdout).map((s) => s.name)) }
     } catch {
-      return { error: `wrangler secret list answered what is not JSON: ${run.stdout.slice(0, 200)}` }
+      return {
+        error: `wrangler secret list answered what is not JSON: ${run.stdout.slice(0, 200)}`,
+      }
     }
   }
   if ((run.stderr + run.stdout).includes(`Worker "${NAME}" not found`))
@@ -122,7 +119,11 @@ function findResources() {
     } catch {
       problems.push({ what: 'D1: the databases could not be read (not JSON)', fix: 'run again' })
     }
-  } else problems.push({ what: `D1: the databases could not be listed: ${wranglerError(d1)}`, fix: 'run again' })
+  } else
+    problems.push({
+      what: `D1: the databases could not be listed: ${wranglerError(d1)}`,
+      fix: 'run again',
+    })
   for (const queue of QUEUES) {
     // `queues info` asks the API for that name, whatever the number of queues
     const info = wranglerRun(['queues', 'info', queue])
@@ -130,13 +131,21 @@ function findResources() {
       found.queues[queue] = true
     else if ((info.stderr + info.stdout).includes(`Queue "${queue}" does not exist`))
       found.queues[queue] = false
-    else problems.push({ what: `queue ${queue} could not be read: ${wranglerError(info)}`, fix: 'run again' })
+    else
+      problems.push({
+        what: `queue ${queue} could not be read: ${wranglerError(info)}`,
+        fix: 'run again',
+      })
   }
   for (const bucket of BUCKETS) {
     const info = wranglerRun(['r2', 'bucket', 'info', bucket, '--json'])
     if (info.ok) found.buckets[bucket] = true
     else if (errorCodes(info.stderr + info.stdout).includes(10006)) found.buckets[bucket] = false
-    else problems.push({ what: `R2 bucket ${bucket} could not be read: ${wranglerError(info)}`, fix: 'run again' })
+    else
+      problems.push({
+        what: `R2 bucket ${bucket} could not be read: ${wranglerError(info)}`,
+        fix: 'run again',
+      })
   }
   return { found, problems }
 }
@@ -168,7 +177,9 @@ async function preflight() {
   const refusals = [...oversizeMigrations(DATABASE.migrations_dir)]
   const warnings = []
   const skipped = []
-  say(`migrations: ${readdirSync(DATABASE.migrations_dir).filter((f) => f.endsWith('.sql')).length} files, none over 100 KB${refusals.length ? ' (but see below)' : ''}`)
+  say(
+    `migrations: ${readdirSync(DATABASE.migrations_dir).filter((f) => f.endsWith('.sql')).length} files, none over 100 KB${refusals.length ? ' (but see below)' : ''}`,
+  )
 
   const bundle = wranglerRun(['deploy', '--dry-run', '--var', 'ENVIRONMENT:production'])
   if (bundle.ok) say('bundle: its bindings are valid (wrangler deploy --dry-run)')
@@ -178,10 +189,18 @@ async function preflight() {
   const state = { who, worker: undefined, resources: undefined, subdomain: undefined }
   if (who.state === 'logged-out') {
     if (dryRun) skipped.push('nobody is logged in (npx wrangler login, or CLOUDFLARE_API_TOKEN)')
-    else refusals.push({ what: 'nobody is logged in to Cloudflare', fix: 'npx wrangler login (or set CLOUDFLARE_API_TOKEN), then npm run deploy' })
+    else
+      refusals.push({
+        what: 'nobody is logged in to Cloudflare',
+        fix: 'npx wrangler login (or set CLOUDFLARE_API_TOKEN), then npm run deploy',
+      })
   } else if (who.state === 'offline') {
     if (dryRun) skipped.push(`Cloudflare could not be reached (${who.message.split('\n')[0]})`)
-    else refusals.push({ what: `Cloudflare could not be reached: ${who.message}`, fix: 'check the connection, then run again' })
+    else
+      refusals.push({
+        what: `Cloudflare could not be reached: ${who.message}`,
+        fix: 'check the connection, then run again',
+      })
   } else if (who.state === 'several' || who.state === 'unknown-account') {
     refusals.push({
       what:
@@ -193,7 +212,9 @@ async function preflight() {
   } else {
     // every wrangler call from here on acts on this account
     process.env.CLOUDFLARE_ACCOUNT_ID = who.accountId
-    say(`account: ${who.account} (${who.accountId})${who.email ? `, logged in as ${who.email}` : ''}`)
+    say(
+      `account: ${who.account} (${who.accountId})${who.email ? `, logged in as ${who.email}` : ''}`,
+    )
     const account = await checkAccount(who.accountId, {
       routes: ROUTES,
       allowFreePlan: flag('--allow-free-plan'),
@@ -213,7 +234,11 @@ async function preflight() {
       state.worker = worker
       if (worker.exists) {
         const { deployments = [], error } = deploymentsOf()
-        if (error) refusals.push({ what: `the Worker's deployments could not be read: ${error}`, fix: 'run again' })
+        if (error)
+          refusals.push({
+            what: `the Worker's deployments could not be read: ${error}`,
+            fix: 'run again',
+          })
         state.worker.deployments = deployments
         state.worker.current = versionOf(deployments.at(-1))
         const ours = deployments.some((d) => messageOf(d).startsWith(MARK))
@@ -223,7 +248,9 @@ async function preflight() {
             fix: `if it is this site, deployed another way, run again with --adopt; otherwise change name in wrangler.toml`,
             link: dash(who.accountId, `workers/services/view/${NAME}/production`),
           })
-        say(`Worker ${NAME}: exists${state.worker.current ? `, version ${state.worker.current} serves` : ''}${ours ? '' : flag('--adopt') ? ' (adopted: --adopt)' : ''}`)
+        say(
+          `Worker ${NAME}: exists${state.worker.current ? `, version ${state.worker.current} serves` : ''}${ours ? '' : flag('--adopt') ? ' (adopted: --adopt)' : ''}`,
+        )
       } else say(`Worker ${NAME}: not on the account yet (this is its first deploy)`)
     }
     if (!account.refusals.some((r) => r.what.startsWith('R2 is not enabled'))) {
@@ -244,15 +271,22 @@ async function preflight() {
   const r = state.resources
   if (r) {
     say(`D1 ${DATABASE.database_name}: ${r.database ? `exists (${r.database})` : 'to create'}`)
-    for (const q of QUEUES) say(`queue ${q}: ${r.queues[q] ? 'exists' : r.queues[q] === false ? 'to create' : '?'}`)
-    for (const b of BUCKETS) say(`R2 ${b}: ${r.buckets[b] ? 'exists' : r.buckets[b] === false ? 'to create' : '?'}`)
+    for (const q of QUEUES)
+      say(`queue ${q}: ${r.queues[q] ? 'exists' : r.queues[q] === false ? 'to create' : '?'}`)
+    for (const b of BUCKETS)
+      say(`R2 ${b}: ${r.buckets[b] ? 'exists' : r.buckets[b] === false ? 'to create' : '?'}`)
   }
   if (state.worker && !state.worker.error) {
     const absent = REQUIRED.filter((n) => !state.worker.secrets.has(n))
-    say(absent.length ? `secrets to generate: ${absent.join(', ')}` : `secrets ${REQUIRED.join(', ')}: set, left as they are`)
+    say(
+      absent.length
+        ? `secrets to generate: ${absent.join(', ')}`
+        : `secrets ${REQUIRED.join(', ')}: set, left as they are`,
+    )
   }
   const siteUrl = siteUrlOf(state.subdomain)
-  if (!vars.SITE_URL && siteUrl) say(`SITE_URL: empty in wrangler.toml, so ${siteUrl} (the address it deploys to)`)
+  if (!vars.SITE_URL && siteUrl)
+    say(`SITE_URL: empty in wrangler.toml, so ${siteUrl} (the address it deploys to)`)
   for (const w of warnings) say(`warning: ${w}`)
   if (skipped.length) say(`account: skipped, ${skipped.join('; ')}`)
   return { refusals, skipped, state }
@@ -282,14 +316,18 @@ function secretsFile(secrets) {
 
 /** Sends all traffic to `version`; whether wrangler did. */
 function sendTraffic(version, message) {
-  const run = wranglerRun(['versions', 'deploy', `${version}@100`, '--yes', '--message', message], { echo: true })
+  const run = wranglerRun(['versions', 'deploy', `${version}@100`, '--yes', '--message', message], {
+    echo: true,
+  })
   return run.ok
 }
 
 async function deploy() {
   if (!flag('--skip-build')) {
     step('0. build')
-    execFileSync('npm', ['run', 'build', '--silent', '--', '--logLevel', 'warn'], { stdio: 'inherit' })
+    execFileSync('npm', ['run', 'build', '--silent', '--', '--logLevel', 'warn'], {
+      stdio: 'inherit',
+    })
   }
   const { refusals, skipped, state } = await preflight()
   if (refusals.length) {
@@ -335,7 +373,15 @@ async function deploy() {
 
   step('3. migrations')
   const migrated = wranglerRun(
-    ['d1', 'migrations', 'apply', DATABASE.binding, '--remote', '--config', remoteD1Config(databaseId)],
+    [
+      'd1',
+      'migrations',
+      'apply',
+      DATABASE.binding,
+      '--remote',
+      '--config',
+      remoteD1Config(databaseId),
+    ],
     { echo: true },
   )
   if (!migrated.ok) fail(`the migrations stopped: ${wranglerError(migrated)}`)
@@ -344,7 +390,8 @@ async function deploy() {
   // the build's config is what wrangler uploads (.wrangler/deploy/config.json points at it):
   // the database's id, and the secrets the platform must refuse a version without
   const built = JSON.parse(readFileSync(BUILD_CONFIG, 'utf8'))
-  for (const db of built.d1_databases) if (db.binding === DATABASE.binding) db.database_id = databaseId
+  for (const db of built.d1_databases)
+    if (db.binding === DATABASE.binding) db.database_id = databaseId
   built.secrets = { required: REQUIRED }
   writeFileSync(BUILD_CONFIG, JSON.stringify(built))
 
@@ -352,13 +399,17 @@ async function deploy() {
   // the smoke's key to the version's status: a plain var of this one version, new each upload
   const checkToken = Buffer.from(crypto.getRandomValues(new Uint8Array(24))).toString('base64url')
   const varArgs = [
-    '--var', 'ENVIRONMENT:production',
-    '--var', `DEPLOY_CHECK_TOKEN:${checkToken}`,
+    '--var',
+    'ENVIRONMENT:production',
+    '--var',
+    `DEPLOY_CHECK_TOKEN:${checkToken}`,
     ...(vars.SITE_URL ? [] : ['--var', `SITE_URL:${siteUrl}`]),
   ]
   const absent = REQUIRED.filter((n) => !worker.secrets.has(n))
   const secrets = absent.length
-    ? secretsFile(Object.fromEntries(await Promise.all(absent.map(async (n) => [n, await GENERATED[n]()]))))
+    ? secretsFile(
+        Object.fromEntries(await Promise.all(absent.map(async (n) => [n, await GENERATED[n]()]))),
+      )
     : undefined
   const secretArgs = secrets ? ['--secrets-file', secrets.path] : []
   if (secrets) say(`generated, uploaded with the version: ${absent.join(', ')}`)
@@ -366,7 +417,10 @@ async function deploy() {
   try {
     if (!worker.exists) {
       // a version upload cannot create a Worker: its first version is a `wrangler deploy`
-      const run = wranglerRun(['deploy', ...varArgs, ...secretArgs, '--message', `${MARK}: first version`], { echo: true })
+      const run = wranglerRun(
+        ['deploy', ...varArgs, ...secretArgs, '--message', `${MARK}: first version`],
+        { echo: true },
+      )
       const version = run.records.find((r) => r.type === 'deploy')?.version_id
       if (!run.ok || !version) fail(`wrangler deploy failed: ${wranglerError(run)}`)
       step('5. smoke')
@@ -379,10 +433,15 @@ async function deploy() {
     }
 
     const previous = worker.current
-    const upload = wranglerRun(['versions', 'upload', ...varArgs, ...secretArgs, '--message', `${MARK}: upload`], { echo: true })
+    const upload = wranglerRun(
+      ['versions', 'upload', ...varArgs, ...secretArgs, '--message', `${MARK}: upload`],
+      { echo: true },
+    )
     const record = upload.records.find((r) => r.type === 'version-upload')
     if (!upload.ok || !record?.version_id)
-      fail(`the upload failed: ${wranglerError(upload)}\nNothing changed for visitors: version ${previous} still serves.`)
+      fail(
+        `the upload failed: ${wranglerError(upload)}\nNothing changed for visitors: version ${previous} still serves.`,
+      )
     const version = record.version_id
     if (!record.preview_url)
       fail(
@@ -399,7 +458,8 @@ async function deploy() {
       fail(`wrangler versions deploy failed: version ${previous} still serves.`)
     // crons, queue consumers, the workers.dev route: a versions deploy leaves them as they were
     const triggers = wranglerRun(['triggers', 'deploy'], { echo: true })
-    if (!triggers.ok) console.error(`warning: wrangler triggers deploy failed: ${wranglerError(triggers)}`)
+    if (!triggers.ok)
+      console.error(`warning: wrangler triggers deploy failed: ${wranglerError(triggers)}`)
     say(`and the live address, now that it serves all traffic`)
     if (!smoke(siteUrl, version, checkToken)) {
       const back = sendTraffic(previous, `${MARK} --rollback from ${version}`)
@@ -409,7 +469,9 @@ async function deploy() {
           : `version ${version} failed at ${siteUrl}, and going back to ${previous} failed too: npm run deploy -- --rollback`,
       )
     }
-    console.log(`\nLive: ${siteUrl} (version ${version}; before it ${previous}, which npm run deploy -- --rollback brings back)`)
+    console.log(
+      `\nLive: ${siteUrl} (version ${version}; before it ${previous}, which npm run deploy -- --rollback brings back)`,
+    )
   } finally {
     secrets?.done()
   }
@@ -433,14 +495,22 @@ async function rollback() {
   if (error) fail(`the deployments could not be read: ${error}`)
   const current = versionOf(deployments.at(-1))
   // versions a rollback left are not good ones to come back to
-  const bad = new Set([current, ...deployments.map((d) => messageOf(d).match(/--rollback from (\S+)/)?.[1])])
+  const bad = new Set([
+    current,
+    ...deployments.map((d) => messageOf(d).match(/--rollback from (\S+)/)?.[1]),
+  ])
   const good = [...deployments]
     .reverse()
-    .find((d) => /^npm run deploy: (live|first version)/.test(messageOf(d)) && !bad.has(versionOf(d)))
+    .find(
+      (d) => /^npm run deploy: (live|first version)/.test(messageOf(d)) && !bad.has(versionOf(d)),
+    )
   if (!good) fail(`no earlier version that passed its smoke test: version ${current} stays.`)
   const target = versionOf(good)
-  if (!sendTraffic(target, `${MARK} --rollback from ${current}`)) fail('wrangler versions deploy failed: nothing changed.')
-  console.log(`\nRolled back: version ${target} (deployed ${good.created_on}) serves all traffic; ${current} gets none.`)
+  if (!sendTraffic(target, `${MARK} --rollback from ${current}`))
+    fail('wrangler versions deploy failed: nothing changed.')
+  console.log(
+    `\nRolled back: version ${target} (deployed ${good.created_on}) serves all traffic; ${current} gets none.`,
+  )
 }
 
 function fail(message) {

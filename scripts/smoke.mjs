@@ -12,7 +12,8 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { parse } from 'smol-toml'
 
 const argv = process.argv.slice(2)
-const base = (argv.find((a, i) => !a.startsWith('--') && argv[i - 1] !== '--version') ??
+const base = (
+  argv.find((a, i) => !a.startsWith('--') && argv[i - 1] !== '--version') ??
   process.env.BASE_URL ??
   'http://127.0.0.1:8787'
 ).replace(/\/$/, '')
@@ -90,17 +91,28 @@ if (version || token) {
       `/__deploy/status: ${status.res?.status === 200 ? `version ${s?.version} answered, not ${version}` : answered(status)} (is it the version just uploaded?)`,
     )
   ) {
-    const files = readdirSync('migrations').filter((f) => f.endsWith('.sql')).sort()
+    const files = readdirSync('migrations')
+      .filter((f) => f.endsWith('.sql'))
+      .sort()
     check(
       s.migrations?.count === files.length && s.migrations?.last === files.at(-1),
       `D1 migrations: ${s.migrations?.count ?? '?'} applied, the last ${s.migrations?.last ?? JSON.stringify(s.migrations)}; the repository has ${files.length}, the last ${files.at(-1)}`,
     )
     const unbound = Object.entries(s.queues ?? {}).filter(([, bound]) => !bound)
-    check(unbound.length === 0 && Object.keys(s.queues ?? {}).length > 0, `queues not bound: ${unbound.map(([q]) => q).join(', ')}`)
+    check(
+      unbound.length === 0 && Object.keys(s.queues ?? {}).length > 0,
+      `queues not bound: ${unbound.map(([q]) => q).join(', ')}`,
+    )
     check(s.r2 === true, `R2 (MEDIA): ${JSON.stringify(s.r2)}`)
     if (!argv.includes('--allow-no-mail'))
-      check(s.mail?.ready === true, `mail: MAIL_PROVIDER ${s.mail?.provider} is not ready to send (its secret or host)`)
-    check(s.links === true, `LINK_SECRET: a sealed link did not open again: ${JSON.stringify(s.links)}`)
+      check(
+        s.mail?.ready === true,
+        `mail: MAIL_PROVIDER ${s.mail?.provider} is not ready to send (its secret or host)`,
+      )
+    check(
+      s.links === true,
+      `LINK_SECRET: a sealed link did not open again: ${JSON.stringify(s.links)}`,
+    )
     check(
       s.signing?.ok === true && (s.environment !== 'production' || s.signing.from !== 'generated'),
       `the signing key: ${JSON.stringify(s.signing)}`,

@@ -50,13 +50,19 @@ deployStatus.get('/status', async (c) => {
   const db = env.DB
   const [migrations, crons, r2, links, signing] = await Promise.all([
     attempt(() =>
-      db.prepare('SELECT count(*) AS count, max(name) AS last FROM d1_migrations').first<{ count: number; last: string }>(),
+      db
+        .prepare('SELECT count(*) AS count, max(name) AS last FROM d1_migrations')
+        .first<{ count: number; last: string }>(),
     ),
-    attempt(async () =>
-      (await db.prepare('SELECT cron, ran_at, ok FROM cron_runs').all<{ cron: string; ran_at: string; ok: number }>())
-        .results,
+    attempt(
+      async () =>
+        (
+          await db
+            .prepare('SELECT cron, ran_at, ok FROM cron_runs')
+            .all<{ cron: string; ran_at: string; ok: number }>()
+        ).results,
     ),
-    attempt(async () => ((await env.MEDIA.list({ limit: 1 })), true)),
+    attempt(async () => (await env.MEDIA.list({ limit: 1 }), true)),
     attempt(async () => {
       const nonce = crypto.randomUUID()
       const opened = await openLink(env, await sealLink(env, { p: 'confirm', n: nonce }), 'confirm')
@@ -65,7 +71,9 @@ deployStatus.get('/status', async (c) => {
     attempt(async () => {
       if (env.AUTH_URL) return { ok: true, from: 'hosted' }
       const key = await signingKey(env)
-      const token = await new SignJWT({ check: true }).setProtectedHeader({ alg: ALG, kid: key.kid }).sign(key.privateKey)
+      const token = await new SignJWT({ check: true })
+        .setProtectedHeader({ alg: ALG, kid: key.kid })
+        .sign(key.privateKey)
       const pub = (await publicKeys(env)).find((k) => k.kid === key.kid)
       if (!pub) return { ok: false, from: 'none' }
       await jwtVerify(token, await importJWK(pub, ALG))

@@ -5,6 +5,7 @@ import { execFileSync, spawnSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import { stripVTControlCharacters } from 'node:util'
 import { parse } from 'smol-toml'
 
 /** wrangler.toml, as the deploy reads its name, database, queues and vars. */
@@ -62,10 +63,11 @@ export function wranglerRun(args, { echo = false } = {}) {
     } catch {
       // no output file: the command wrote none
     }
+    // wrangler colours its errors whatever FORCE_COLOR says
     return {
       ok: run.status === 0,
-      stdout: run.stdout ?? '',
-      stderr: run.stderr ?? '',
+      stdout: stripVTControlCharacters(run.stdout ?? ''),
+      stderr: stripVTControlCharacters(run.stderr ?? ''),
       error: run.error,
       records,
     }
@@ -82,7 +84,10 @@ export const wranglerError = ({ stderr, stdout, error }) =>
   (error?.message ??
     (stderr.trim() || stdout.trim())
       .split('\n')
-      .filter((l) => l.trim() && !/If you think this is a bug|workers-sdk\/issues|Logs were written/.test(l))
+      .filter(
+        (l) =>
+          l.trim() && !/If you think this is a bug|workers-sdk\/issues|Logs were written/.test(l),
+      )
       .join('\n')
       .trim()) ||
   'no message'

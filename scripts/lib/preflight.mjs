@@ -36,10 +36,14 @@ export function reviewSettings(vars, { allowNoMail = false, secrets } = {}) {
     else if (String(vars.SMTP_PORT) === '25')
       mail.push('SMTP_PORT is 25, which Workers cannot connect to: use a relay on 465 or 587')
     if (secrets && !unreachable(vars.SMTP_HOST) && !secrets.has('SMTP_PASS'))
-      warnings.push('MAIL_PROVIDER is smtp but the secret SMTP_PASS is not set (a relay without a password?)')
+      warnings.push(
+        'MAIL_PROVIDER is smtp but the secret SMTP_PASS is not set (a relay without a password?)',
+      )
   } else if (provider === 'resend') {
     if (secrets && !secrets.has('RESEND_API_KEY'))
-      mail.push('MAIL_PROVIDER is resend but the secret RESEND_API_KEY is not set (npx wrangler secret put RESEND_API_KEY)')
+      mail.push(
+        'MAIL_PROVIDER is resend but the secret RESEND_API_KEY is not set (npx wrangler secret put RESEND_API_KEY)',
+      )
   } else if (provider !== 'cloudflare')
     mail.push(`MAIL_PROVIDER is "${provider ?? ''}": it must be smtp, resend or cloudflare`)
   if (placeholder(vars.MAIL_FROM))
@@ -60,7 +64,9 @@ export function reviewSettings(vars, { allowNoMail = false, secrets } = {}) {
       })
   }
   if (placeholder(vars.AGENCY_EMAIL))
-    warnings.push(`AGENCY_EMAIL is ${vars.AGENCY_EMAIL}, the placeholder: visitors would write to it`)
+    warnings.push(
+      `AGENCY_EMAIL is ${vars.AGENCY_EMAIL}, the placeholder: visitors would write to it`,
+    )
   if (vars.CALDAV_URL && secrets && !secrets.has('CALDAV_PASSWORD'))
     refusals.push({
       what: `calendar: CALDAV_URL is set but the secret CALDAV_PASSWORD is not`,
@@ -153,7 +159,12 @@ export async function checkAccount(accountId, { routes = [], allowFreePlan = fal
     return { refusals, warnings, subdomain }
   }
   const api = (path, init) =>
-    cloudflareApi(token, path, init).catch((err) => ({ ok: false, status: 0, body: null, text: String(err) }))
+    cloudflareApi(token, path, init).catch((err) => ({
+      ok: false,
+      status: 0,
+      body: null,
+      text: String(err),
+    }))
 
   // the workers.dev subdomain: wrangler would ask for one (and stop, with no terminal)
   const sub = await api(`/accounts/${accountId}/workers/subdomain`)

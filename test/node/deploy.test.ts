@@ -1,5 +1,13 @@
 import { execFile } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { promisify } from 'node:util'
@@ -48,7 +56,9 @@ function setup(account: Record<string, unknown> = {}) {
     join(dir, 'dist/growth_agency/wrangler.json'),
     JSON.stringify({
       name: 'growth-agency',
-      d1_databases: [{ binding: 'DB', database_name: 'growth-agency', migrations_dir: 'migrations' }],
+      d1_databases: [
+        { binding: 'DB', database_name: 'growth-agency', migrations_dir: 'migrations' },
+      ],
     }),
   )
   mkdirSync(join(dir, '.wrangler/deploy'), { recursive: true })
@@ -82,7 +92,12 @@ function deployed(extra: Record<string, unknown> = {}) {
   const version = { id: crypto.randomUUID(), database: 'db-1', vars: {} }
   return {
     databases: [{ name: 'growth-agency', uuid: 'db-1' }],
-    queues: ['growth-agency-mail', 'growth-agency-mail-dlq', 'growth-agency-newsletters', 'growth-agency-calendar'],
+    queues: [
+      'growth-agency-mail',
+      'growth-agency-mail-dlq',
+      'growth-agency-newsletters',
+      'growth-agency-calendar',
+    ],
     buckets: ['growth-agency-media'],
     secretsUploaded: ['AUTH_SIGNING_KEY', 'LINK_SECRET'],
     worker: {
@@ -102,35 +117,46 @@ function deployed(extra: Record<string, unknown> = {}) {
 
 const read = (state: string) => JSON.parse(readFileSync(state, 'utf8')) as Account
 
-async function deploy({ dir, state }: { dir: string; state: string }, flags: string[] = [], env = {}) {
+async function deploy(
+  { dir, state }: { dir: string; state: string },
+  flags: string[] = [],
+  env = {},
+) {
   const before = read(state).calls.length
-  const result = await run(
-    'node',
-    [join(ROOT, 'scripts/deploy.mjs'), '--skip-build', ...flags],
-    {
-      cwd: dir,
-      env: {
-        ...process.env,
-        CLOUDFLARE_ACCOUNT_ID: '',
-        WRANGLER: join(ROOT, 'test/fixtures/fake-wrangler.mjs'),
-        SMOKE: join(ROOT, 'test/fixtures/fake-smoke.mjs'),
-        FAKE_WRANGLER_STATE: state,
-        CLOUDFLARE_API_BASE_URL: `${api.url}/${encodeURIComponent(state)}`,
-        ...env,
-      },
+  const result = await run('node', [join(ROOT, 'scripts/deploy.mjs'), '--skip-build', ...flags], {
+    cwd: dir,
+    env: {
+      ...process.env,
+      CLOUDFLARE_ACCOUNT_ID: '',
+      WRANGLER: join(ROOT, 'test/fixtures/fake-wrangler.mjs'),
+      SMOKE: join(ROOT, 'test/fixtures/fake-smoke.mjs'),
+      FAKE_WRANGLER_STATE: state,
+      CLOUDFLARE_API_BASE_URL: `${api.url}/${encodeURIComponent(state)}`,
+      ...env,
     },
-  ).then(
+  }).then(
     ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
-    (err: { code: number; stdout: string; stderr: string }) => ({ code: err.code, stdout: err.stdout, stderr: err.stderr }),
+    (err: { code: number; stdout: string; stderr: string }) => ({
+      code: err.code,
+      stdout: err.stdout,
+      stderr: err.stderr,
+    }),
   )
   const account = read(state)
-  return { ...result, output: result.stdout + result.stderr, account, calls: account.calls.slice(before) }
+  return {
+    ...result,
+    output: result.stdout + result.stderr,
+    account,
+    calls: account.calls.slice(before),
+  }
 }
 
 /** The calls that create or change something on the account. */
 const changes = (calls: string[]) =>
   calls.filter((c) =>
-    /^(d1 create|queues create|r2 bucket create|d1 migrations|secret (put|bulk)|versions (upload|deploy)|triggers deploy)|^deploy( (?!--dry-run)|$)/.test(c),
+    /^(d1 create|queues create|r2 bucket create|d1 migrations|secret (put|bulk)|versions (upload|deploy)|triggers deploy)|^deploy( (?!--dry-run)|$)/.test(
+      c,
+    ),
   )
 const ok = { allowNoMail: '--allow-no-mail' }
 const liveVersion = (a: Account) => a.worker?.deployments.at(-1)?.versions[0].version_id
@@ -179,10 +205,16 @@ describe('npm run deploy: a first deploy and a second with nothing changed', () 
     // production mode, and SITE_URL (empty in wrangler.toml) set to the address it deploys to
     expect(version.vars.ENVIRONMENT).toBe('production')
     expect(version.vars.SITE_URL).toBe('https://growth-agency.northstar.workers.dev')
-    const built = JSON.parse(readFileSync(join(project.dir, 'dist/growth_agency/wrangler.json'), 'utf8'))
+    const built = JSON.parse(
+      readFileSync(join(project.dir, 'dist/growth_agency/wrangler.json'), 'utf8'),
+    )
     expect(built.secrets.required).toEqual(['AUTH_SIGNING_KEY', 'LINK_SECRET'])
-    expect(first.calls.at(-1)).toBe(`smoke https://growth-agency.northstar.workers.dev ${version.id}`)
-    expect(first.stdout.trim().split('\n').at(-1)).toBe('Live: https://growth-agency.northstar.workers.dev')
+    expect(first.calls.at(-1)).toBe(
+      `smoke https://growth-agency.northstar.workers.dev ${version.id}`,
+    )
+    expect(first.stdout.trim().split('\n').at(-1)).toBe(
+      'Live: https://growth-agency.northstar.workers.dev',
+    )
 
     // again, nothing changed: nothing created, no secret sent, one new version, smoked first
     const second = await deploy(project, [ok.allowNoMail])
@@ -205,7 +237,9 @@ describe('npm run deploy: a first deploy and a second with nothing changed', () 
       `smoke https://growth-agency.northstar.workers.dev ${v2}`,
     ])
     // the preview was smoked before the version got any traffic
-    expect(second.calls.indexOf(smokes[0])).toBeLessThan(second.calls.findIndex((c) => c.startsWith('versions deploy')))
+    expect(second.calls.indexOf(smokes[0])).toBeLessThan(
+      second.calls.findIndex((c) => c.startsWith('versions deploy')),
+    )
 
     // and --rollback brings the first version back
     const back = await deploy(project, ['--rollback'])
@@ -221,7 +255,9 @@ describe('npm run deploy -- --dry-run: the pre-flight', () => {
     const { code, stderr, calls } = await deploy(project, ['--dry-run'])
     expect(code).toBe(1)
     expect(stderr).toContain('mail: MAIL_PROVIDER is smtp and SMTP_HOST is 127.0.0.1')
-    expect(stderr).toContain('mail: MAIL_FROM is "Northstar Growth <hello@growthagency.example>", a placeholder sender')
+    expect(stderr).toContain(
+      'mail: MAIL_FROM is "Northstar Growth <hello@growthagency.example>", a placeholder sender',
+    )
     expect(stderr).toContain('--allow-no-mail')
     expect(changes(calls)).toEqual([])
   })
@@ -231,7 +267,9 @@ describe('npm run deploy -- --dry-run: the pre-flight', () => {
     const { code, stdout, calls } = await deploy(project, ['--dry-run', '--allow-no-mail'])
     expect(code).toBe(0)
     expect(stdout).toContain('account: skipped, Cloudflare could not be reached')
-    expect(stdout).toContain('Dry run: nothing was created, stored or uploaded. The account was skipped')
+    expect(stdout).toContain(
+      'Dry run: nothing was created, stored or uploaded. The account was skipped',
+    )
     expect(changes(calls)).toEqual([])
   })
 })
@@ -259,7 +297,9 @@ describe.concurrent('npm run deploy stops before it creates anything', () => {
     expect(stderr).toContain(`${OTHER.id}  ${OTHER.name}`)
     // chosen, it goes on (the pre-flight of that account passes)
     const project = setup({ accounts: [ACCOUNT, OTHER] })
-    const chosen = await deploy(project, ['--dry-run', ok.allowNoMail], { CLOUDFLARE_ACCOUNT_ID: OTHER.id })
+    const chosen = await deploy(project, ['--dry-run', ok.allowNoMail], {
+      CLOUDFLARE_ACCOUNT_ID: OTHER.id,
+    })
     expect(chosen.code, chosen.output).toBe(0)
     expect(chosen.calls).toContain(`API GET /accounts/${OTHER.id}/workers/subdomain`)
   })
@@ -310,10 +350,18 @@ describe.concurrent('npm run deploy stops before it creates anything', () => {
     const worker = {
       secrets: ['SOMETHING'],
       versions: [version],
-      deployments: [{ created_on: '2026-01-01T00:00:00Z', annotations: {}, versions: [{ version_id: version.id, percentage: 100 }] }],
+      deployments: [
+        {
+          created_on: '2026-01-01T00:00:00Z',
+          annotations: {},
+          versions: [{ version_id: version.id, percentage: 100 }],
+        },
+      ],
     }
     const { stderr } = await refused({ worker })
-    expect(stderr).toContain('a Worker named "growth-agency" is already on this account, and npm run deploy did not deploy it')
+    expect(stderr).toContain(
+      'a Worker named "growth-agency" is already on this account, and npm run deploy did not deploy it',
+    )
     expect(stderr).toContain('--adopt')
     const adopted = await deploy(setup({ worker }), ['--dry-run', ok.allowNoMail, '--adopt'])
     expect(adopted.code, adopted.output).toBe(0)

@@ -59,7 +59,9 @@ describe('/__deploy/status', () => {
     expect(body.links).toBe(true)
     expect(body.mail).toEqual({ provider: 'resend', ready: true })
     // without the link secret, production cannot seal a link: the status says so
-    const without = await (await status(TOKEN, { ENVIRONMENT: 'production', AUTH_SIGNING_KEY: JSON.stringify(jwk) })).json<{ links: unknown }>()
+    const without = await (
+      await status(TOKEN, { ENVIRONMENT: 'production', AUTH_SIGNING_KEY: JSON.stringify(jwk) })
+    ).json<{ links: unknown }>()
     expect(without.links).toEqual({ error: expect.stringContaining('LINK_SECRET is not set') })
   })
 
@@ -69,7 +71,9 @@ describe('/__deploy/status', () => {
       { cron: '0 7 * * *', scheduledTime: Date.now(), noRetry() {} } as ScheduledController,
       env,
     )
-    const { crons } = await (await status(TOKEN)).json<{ crons: { cron: string; ran_at: string; ok: number }[] }>()
+    const { crons } = await (
+      await status(TOKEN)
+    ).json<{ crons: { cron: string; ran_at: string; ok: number }[] }>()
     const daily = crons.find((c) => c.cron === '0 7 * * *')!
     expect(daily.ok).toBe(1)
     expect(Date.parse(daily.ran_at)).toBeGreaterThanOrEqual(before - 1000)

@@ -19,8 +19,7 @@ const files = env.TEST_MIGRATION_FILES
 const db = env.MIGRATION_FILES_DB
 const LIMIT = 100_000
 
-const count = async (sql: string) =>
-  (await db.prepare(sql).first<{ n: number }>())!.n
+const count = async (sql: string) => (await db.prepare(sql).first<{ n: number }>())!.n
 
 describe('migration files, each as one query', () => {
   it('every file is under 100 KB and applies whole, in order, to an empty database', async () => {
@@ -32,7 +31,9 @@ describe('migration files, each as one query', () => {
     expect(await count('SELECT count(*) AS n FROM content_items')).toBe(47)
     expect(await count('SELECT count(*) AS n FROM content_texts')).toBe(282)
     expect(
-      await count("SELECT count(*) AS n FROM content_texts WHERE json_type(fields, '$.body') IS NOT NULL"),
+      await count(
+        "SELECT count(*) AS n FROM content_texts WHERE json_type(fields, '$.body') IS NOT NULL",
+      ),
     ).toBe(0)
     expect(await count('SELECT count(*) AS n FROM content_texts WHERE body IS NOT NULL')).toBe(54)
   })
@@ -40,7 +41,8 @@ describe('migration files, each as one query', () => {
   it('the seed parts after 0014 change nothing on a database that took 0014 whole before the split', async () => {
     // such a database has every row already, and 0015–0017 applied: its migrations table lists
     // only 0014_seed_content.sql, so wrangler applies the parts now, after the later files
-    const edited = "UPDATE content_texts SET body = 'edited in the desk' WHERE item_id = 1 AND lang = 'en'"
+    const edited =
+      "UPDATE content_texts SET body = 'edited in the desk' WHERE item_id = 1 AND lang = 'en'"
     await db.prepare(edited).run()
     const before = await db.prepare('SELECT * FROM content_texts ORDER BY item_id, lang').all()
     for (const { name, sql } of files.filter((f) => /^0014_seed_content_\d+\.sql$/.test(f.name)))
