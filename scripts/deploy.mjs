@@ -17,6 +17,7 @@
 //   --adopt          deploy over a same-named Worker that `npm run deploy` did not deploy
 //   --allow-no-mail  deploy although no e-mail can leave (a placeholder sender, the catcher)
 //   --allow-free-plan deploy on the Workers Free plan
+//   --analytics-engine-enabled  when the Analytics Engine check cannot see that it is enabled
 //   --skip-build     uses the build already in dist/
 import { execFileSync, spawnSync } from 'node:child_process'
 import { chmodSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
@@ -218,6 +219,7 @@ async function preflight() {
     const account = await checkAccount(who.accountId, {
       routes: ROUTES,
       allowFreePlan: flag('--allow-free-plan'),
+      analyticsEnabled: flag('--analytics-engine-enabled'),
     })
     refusals.push(...account.refusals)
     warnings.push(...account.warnings)

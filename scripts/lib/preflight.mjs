@@ -127,7 +127,10 @@ export function whoAmI() {
  * The account's side: R2, Analytics Engine, a workers.dev subdomain (or a route), the plan.
  * Reads only. `{ refusals, warnings, subdomain }`.
  */
-export async function checkAccount(accountId, { routes = [], allowFreePlan = false } = {}) {
+export async function checkAccount(
+  accountId,
+  { routes = [], allowFreePlan = false, analyticsEnabled = false } = {},
+) {
   const refusals = []
   const warnings = []
   // R2: listing the buckets is refused with 10042 on an account that has not enabled it
@@ -188,22 +191,25 @@ export async function checkAccount(accountId, { routes = [], allowFreePlan = fal
     method: 'POST',
     body: 'SHOW TABLES',
   })
-  if (!ae.ok)
-    refusals.push({
-      what: `Analytics Engine is not enabled on this account, or this login cannot read it (HTTP ${ae.status}); the upload would be refused with API error 10089`,
-      fix: 'enable Workers Analytics Engine, then run again',
-      link: dash(accountId, 'workers/analytics-engine'),
-    })
+  if (!ae.ok) {
+    const what = `Analytics Engine is not enabled on this account, or this login cannot read it (HTTP ${ae.status}); an upload with its binding is refused with API error 10089`
+    if (analyticsEnabled)
+      warnings.push(`${what} (--analytics-engine-enabled: you say it is enabled)`)
+    else
+      refusals.push({
+        what,
+        fix: 'enable Workers Analytics Engine, then run again (or, if it is enabled and only the check cannot see it, --analytics-engine-enabled)',
+        link: dash(accountId, 'workers/analytics-engine'),
+      })
+  }
 
   // the plan: the desk and the newsletter's steps need Workers Paid (30 s CPU, 1,000
   // subrequests); reading it needs the Billing Read permission, which wrangler's login lacks
   const plan = await api(`/accounts/${accountId}/subscriptions`)
   if (plan.ok && Array.isArray(plan.body?.result)) {
-    const paid = plan.body.result.some((s) =>
-      /workers[ _-]?paid|workers[ _-]?bundled|workers[ _-]?unbound/i.test(
-        `${s.rate_plan?.id ?? ''} ${s.rate_plan?.public_name ?? ''} ${s.product?.name ?? ''}`,
-      ),
-    )
+    // a Workers Paid subscription's rate plan names Workers (its exact id is not documented):
+    // only an account with no such subscription at all is called free
+    const paid = plan.body.result.some((sub) => /workers?/i.test(JSON.stringify(sub)))
     if (!paid)
       (allowFreePlan ? warnings : refusals).push(
         allowFreePlan
