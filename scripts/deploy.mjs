@@ -289,6 +289,18 @@ async function preflight() {
   const siteUrl = siteUrlOf(state.subdomain)
   if (!vars.SITE_URL && siteUrl)
     say(`SITE_URL: empty in wrangler.toml, so ${siteUrl} (the address it deploys to)`)
+  // resources of these names before the Worker's first deploy: used, but said
+  if (r && state.worker?.exists === false) {
+    const there = [
+      ...(r.database ? [`D1 ${DATABASE.database_name}`] : []),
+      ...QUEUES.filter((q) => r.queues[q]).map((q) => `queue ${q}`),
+      ...BUCKETS.filter((b) => r.buckets[b]).map((b) => `R2 ${b}`),
+    ]
+    if (there.length)
+      warnings.push(
+        `${there.join(', ')} already on the account before this site's first deploy: they will be used (left by a deploy that stopped? if they are another project's, change the names in wrangler.toml)`,
+      )
+  }
   for (const w of warnings) say(`warning: ${w}`)
   if (skipped.length) say(`account: skipped, ${skipped.join('; ')}`)
   return { refusals, skipped, state }
