@@ -375,6 +375,9 @@ describe('npm run deploy finds resources by name, whatever the pages', () => {
     const project = setup({ queues: [...others, 'growth-agency-mail'], queuePageSize: 20 })
     const { code, calls, output } = await deploy(project, [ok.allowNoMail])
     expect(code, output).toBe(0)
+    expect(output).toContain(
+      "queue growth-agency-mail already on the account before this site's first deploy",
+    )
     expect(changes(calls).filter((c) => c.startsWith('queues create'))).toEqual([
       'queues create growth-agency-newsletters',
       'queues create growth-agency-calendar',
