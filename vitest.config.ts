@@ -21,11 +21,12 @@ class LongFirst extends BaseSequencer {
   }
 }
 
-// One run, two projects: the worker tests inside workerd first, then the browser tests
-// against the production build (groupOrder keeps them apart on a two-core machine).
+// One run, three projects: the worker tests inside workerd and the scripts' Node tests first,
+// then the browser tests against the production build (groupOrder keeps them apart on a
+// two-core machine).
 export default defineConfig({
   test: {
-    projects: ['./vitest.worker.config.ts', './vitest.e2e.config.ts'],
+    projects: ['./vitest.worker.config.ts', './vitest.node.config.ts', './vitest.e2e.config.ts'],
     sequence: { sequencer: LongFirst },
   },
 })

@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs'
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-pool-workers'
 import { defineConfig } from 'vitest/config'
 import { freePort } from './scripts/lib/server.mjs'
@@ -20,8 +21,16 @@ export default defineConfig(async () => {
         main: './worker/index.ts',
         wrangler: { configPath: './wrangler.toml' },
         miniflare: {
+          // an empty database of its own for test/worker/migration-files.test.ts
+          d1Databases: { MIGRATION_FILES_DB: 'migration-files' },
           bindings: {
             TEST_MIGRATIONS: await readD1Migrations('./migrations'),
+            // each file whole, in wrangler's order (by name): as `d1 migrations apply --remote`
+            // sends each to the D1 API, one query a file
+            TEST_MIGRATION_FILES: readdirSync('./migrations')
+              .filter((name) => name.endsWith('.sql'))
+              .sort()
+              .map((name) => ({ name, sql: readFileSync(`./migrations/${name}`, 'utf8') })),
             SMTP_PORT: String(smtpPort),
             // sign-ups confirmed at once, as before; the confirmation tests turn it off
             AUTH_AUTOCONFIRM: 'true',

@@ -1,10 +1,26 @@
 // `npm run smoke -- URL`: a read-only check of a running site, for an operator after a deploy (or
-// `npm run deploy`, which ends with it). Stores nothing: the one post is refused before it is
-// read. Exits 0, or lists what failed and exits 1.
+// `npm run deploy`, which runs it on each new version). Stores nothing: the one post is refused
+// before it is read. Exits 0, or lists what failed and exits 1.
 //   every page of the sitemap in its six languages answers 200, with the security headers
 //   the auth service's JWKS and health; the booking slots (D1 reachable)
 //   the hashed script and stylesheet are immutable; a bad API body gets a 400 in JSON
-const base = (process.argv[2] ?? process.env.BASE_URL ?? 'http://127.0.0.1:8787').replace(/\/$/, '')
+// With `--version ID` and DEPLOY_CHECK_TOKEN (what the deploy gave that version), first
+// /__deploy/status (worker/deploy-status.ts), asked again for the first minute until that
+// version answers: every migration applied, the queues bound, the crons' last runs, R2, the
+// mail provider (`--allow-no-mail`: not required), LINK_SECRET and the signing key.
+import { readdirSync, readFileSync } from 'node:fs'
+import { parse } from 'smol-toml'
+
+const argv = process.argv.slice(2)
+const base = (
+  argv.find((a, i) => !a.startsWith('--') && argv[i - 1] !== '--version') ??
+  process.env.BASE_URL ??
+  'http://127.0.0.1:8787'
+).replace(/\/$/, '')
+const version = argv.includes('--version') ? argv[argv.indexOf('--version') + 1] : undefined
+const token = process.env.DEPLOY_CHECK_TOKEN
+/** Each request's limit: a hanging answer is a failure, not a wait. */
+const REQUEST_MS = 15_000
 // isbot's word for it: the site counts no visit
 const headers = { 'User-Agent': 'growth-agency-smoke (bot)', 'Accept-Language': 'en' }
 const failures = []
@@ -20,6 +36,7 @@ async function get(path, init = {}) {
   try {
     const res = await fetch(base + path, {
       redirect: 'manual',
+      signal: AbortSignal.timeout(REQUEST_MS),
       ...init,
       headers: { ...headers, ...init.headers },
     })
@@ -54,6 +71,61 @@ function securityHeaders(path, res) {
     !h('referrer-policy') && 'Referrer-Policy',
   ].filter(Boolean)
   check(missing.length === 0, `${path}: security headers missing: ${missing.join(', ')}`)
+}
+
+// The version's moving parts, once it answers (a new deploy takes some seconds to reach every
+// data centre; the token is that version's alone, so an older one answers 404)
+if (version || token) {
+  const deadline = Date.now() + Number(process.env.SMOKE_WAIT_SECONDS ?? 60) * 1000
+  let status
+  for (;;) {
+    status = await get('/__deploy/status', { headers: { Authorization: `Bearer ${token}` } })
+    if (status.res?.status === 200 && (!version || json(status)?.version === version)) break
+    if (Date.now() > deadline) break
+    await new Promise((r) => setTimeout(r, 2000))
+  }
+  const s = json(status)
+  if (
+    check(
+      status.res?.status === 200 && (!version || s?.version === version),
+      `/__deploy/status: ${status.res?.status === 200 ? `version ${s?.version} answered, not ${version}` : answered(status)} (is it the version just uploaded?)`,
+    )
+  ) {
+    const files = readdirSync('migrations')
+      .filter((f) => f.endsWith('.sql'))
+      .sort()
+    check(
+      s.migrations?.count === files.length && s.migrations?.last === files.at(-1),
+      `D1 migrations: ${s.migrations?.count ?? '?'} applied, the last ${s.migrations?.last ?? JSON.stringify(s.migrations)}; the repository has ${files.length}, the last ${files.at(-1)}`,
+    )
+    const unbound = Object.entries(s.queues ?? {}).filter(([, bound]) => !bound)
+    check(
+      unbound.length === 0 && Object.keys(s.queues ?? {}).length > 0,
+      `queues not bound: ${unbound.map(([q]) => q).join(', ')}`,
+    )
+    check(s.r2 === true, `R2 (MEDIA): ${JSON.stringify(s.r2)}`)
+    if (!argv.includes('--allow-no-mail'))
+      check(
+        s.mail?.ready === true,
+        `mail: MAIL_PROVIDER ${s.mail?.provider} is not ready to send (its secret or host)`,
+      )
+    check(
+      s.links === true,
+      `LINK_SECRET: a sealed link did not open again: ${JSON.stringify(s.links)}`,
+    )
+    check(
+      s.signing?.ok === true && (s.environment !== 'production' || s.signing.from !== 'generated'),
+      `the signing key: ${JSON.stringify(s.signing)}`,
+    )
+    const crons = parse(readFileSync('wrangler.toml', 'utf8')).triggers?.crons ?? []
+    const runs = Array.isArray(s.crons) ? s.crons : []
+    check(Array.isArray(s.crons), `the crons' runs could not be read: ${JSON.stringify(s.crons)}`)
+    for (const cron of crons) {
+      const run = runs.find((r) => r.cron === cron)
+      check(!run || run.ok === 1, `cron "${cron}": its last run, ${run?.ran_at}, failed`)
+      console.log(`cron "${cron}": ${run ? `last ran ${run.ran_at}` : 'not run yet'}`)
+    }
+  }
 }
 
 // Pages: the sitemap's, every language (its <loc>s, asked of this site whatever SITE_URL says).
@@ -132,4 +204,6 @@ if (failures.length) {
   for (const f of failures) console.log(`  FAIL ${f}`)
   process.exit(1)
 }
-console.log(`smoke ${base}: all ${checks} checks passed (${pages.length} pages)`)
+console.log(
+  `smoke ${base}: all ${checks} checks passed (${pages.length} pages)${version ? ` on version ${version}` : ''}`,
+)

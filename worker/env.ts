@@ -29,6 +29,8 @@ export interface Bindings extends Env {
   /** The desk's visit report reads Analytics Engine's SQL API with these (README: "Settings"). */
   CLOUDFLARE_ACCOUNT_ID?: string
   ANALYTICS_SQL_TOKEN?: string
+  /** The key to this version's /__deploy/status: a var `npm run deploy` gives each upload. */
+  DEPLOY_CHECK_TOKEN?: string
 }
 
 export interface AppEnv {

@@ -8,6 +8,7 @@ import { consumeMail } from './mail/queue'
 import { CALENDAR_QUEUE, consumeCalendar, type CalendarJob } from './calendar/sync'
 import { consumeNewsletter, NEWSLETTER_QUEUE, type NewsletterJob } from './newsletter/send'
 import { onSchedule } from './scheduled'
+import { deployStatus, recordingRuns } from './deploy-status'
 import type { Translator } from './i18n/translator'
 import { d1Session } from './middleware/d1-session'
 import { i18n } from './middleware/i18n'
@@ -89,6 +90,8 @@ app.get('/desk/calendar.ics', calendarFeed)
 app.route('/desk', desk)
 app.route('/media', media)
 app.route('/', feeds)
+// the deploy's smoke test: behind the token of the version it uploaded
+app.route('/__deploy', deployStatus)
 app.route('/', pages)
 app.notFound(renderNotFound)
 app.onError((err, c) => {
@@ -138,5 +141,5 @@ export default {
     return consumeMail(batch as MessageBatch<MailJob>, env)
   },
   /** Stale e-mails back on the queue, newsletters; daily: the agency's digest, clean-up. */
-  scheduled: onSchedule,
+  scheduled: recordingRuns(onSchedule),
 } satisfies ExportedHandler<Bindings, MailJob | NewsletterJob | CalendarJob>

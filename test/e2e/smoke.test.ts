@@ -1,13 +1,14 @@
 import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
 import { describe, expect, inject, it } from 'vitest'
+import { E2E_CHECK_TOKEN } from '../setup/server'
 
 // `npm run smoke -- URL`, the operator's check after a deploy, on the local site; and on a site
 // whose database was never migrated, where it must fail and say why.
 
 const run = promisify(execFile)
-const smoke = (url: string) =>
-  run('node', ['scripts/smoke.mjs', url]).then(
+const smoke = (url: string, args: string[] = [], env: Record<string, string> = {}) =>
+  run('node', ['scripts/smoke.mjs', url, ...args], { env: { ...process.env, ...env } }).then(
     ({ stdout }) => ({ code: 0, stdout }),
     (err: { code: number; stdout: string }) => ({ code: err.code, stdout: err.stdout }),
   )
@@ -24,5 +25,28 @@ describe('npm run smoke', () => {
     const { code, stdout } = await smoke(inject('brokenD1URL'))
     expect(code).toBe(1)
     expect(stdout).toMatch(/FAIL D1 \(booking slots .*\): answered 5\d\d/)
+  })
+
+  it("with the version's token: reads its status (migrations, queues, R2, links, key), and knows another version", async () => {
+    const base = inject('baseURL')
+    const status = await fetch(`${base}/__deploy/status`, {
+      headers: { Authorization: `Bearer ${E2E_CHECK_TOKEN}` },
+    })
+    const { version } = (await status.json()) as { version: string }
+    const env = { DEPLOY_CHECK_TOKEN: E2E_CHECK_TOKEN, SMOKE_WAIT_SECONDS: '0' }
+    // the local site sends its mail to the catcher: the one check that fails, not for production
+    const noMail = await smoke(base, ['--version', version], env)
+    expect(noMail.code).toBe(1)
+    expect(noMail.stdout).toMatch(
+      /: 1 of \d+ checks failed\n {2}FAIL mail: MAIL_PROVIDER smtp is not ready/,
+    )
+    const passed = await smoke(base, ['--version', version, '--allow-no-mail'], env)
+    expect(passed.stdout).toMatch(new RegExp(`all \\d+ checks passed .* on version ${version}`))
+    expect(passed.code).toBe(0)
+    const other = await smoke(base, ['--version', '00000000-0000-4000-8000-000000000000'], env)
+    expect(other.code).toBe(1)
+    expect(other.stdout).toContain(
+      `FAIL /__deploy/status: version ${version} answered, not 00000000`,
+    )
   })
 })

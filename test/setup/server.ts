@@ -1,8 +1,8 @@
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import type { TestProject } from 'vitest/node'
 import { startCalDavServer } from '../../scripts/lib/caldav-server.mjs'
 import { startMailCatcher } from '../../scripts/lib/mail-catcher.mjs'
-import { freePort, run, startServer } from '../../scripts/lib/server.mjs'
+import { freePort, migrate, run, startServer } from '../../scripts/lib/server.mjs'
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -28,13 +28,18 @@ const AUTH_STATE = '.wrangler/e2e-auth-service'
 const REMOTE_STATE = '.wrangler/e2e-remote-site'
 const BROKEN_STATE = '.wrangler/e2e-broken-d1'
 const CALDAV_STATE = '.wrangler/e2e-caldav'
+/** One D1 migrated once, copied for each server (each migration is a wrangler run of its own). */
+const MIGRATED_STATE = '.wrangler/e2e-migrated'
+/** The main server's key to /__deploy/status (a deployed version's comes from npm run deploy). */
+export const E2E_CHECK_TOKEN = 'e2e-deploy-check-token'
 export const TRACKERS = { META_PIXEL_ID: '123456789012345', GA_MEASUREMENT_ID: 'G-ABC123XYZ' }
 
 /** Where the servers' start is reported to the browser tests' files (servers-ready.ts). */
 export const READY_FILE = 'test-results/e2e-servers.json'
 
 /**
- * Builds the site and serves it on fresh, migrated local D1s, as `npm start` does: once as
+ * Builds the site and serves it on fresh, migrated local D1s (migrated once, then copied), as
+ * `npm start` does: once as
  * configured by default, once with trackers, a pair for the remote auth mode (one instance's
  * built-in service as the other's AUTH_URL), and one on a D1 never migrated (the smoke test's
  * failure). Their ports are handed out at once and they start in the background, one after
@@ -50,6 +55,7 @@ export default async function setup(project: TestProject) {
     REMOTE_STATE,
     BROKEN_STATE,
     CALDAV_STATE,
+    MIGRATED_STATE,
   ])
     rmSync(state, { recursive: true, force: true })
   const [main, trackers, authService, remoteSite, brokenD1] = await Promise.all(
@@ -88,8 +94,14 @@ export default async function setup(project: TestProject) {
       // the build without holding vitest's event loop: the worker tests run meanwhile
       if (!process.env.E2E_SKIP_BUILD)
         await run('npm', ['run', 'build', '--silent', '--', '--logLevel', 'warn'])
+      await migrate(MIGRATED_STATE)
       for (const options of [
-        { port: main, persistTo: E2E_STATE, vars: { ...mail, ...agencyCalendar } },
+        {
+          port: main,
+          persistTo: E2E_STATE,
+          // the key to /__deploy/status, as npm run deploy gives each version (smoke.test.ts)
+          vars: { ...mail, ...agencyCalendar, DEPLOY_CHECK_TOKEN: E2E_CHECK_TOKEN },
+        },
         { port: trackers, persistTo: TRACKERS_STATE, vars: { ...mail, ...TRACKERS } },
         { port: authService, persistTo: AUTH_STATE, vars: mail },
         {
@@ -102,11 +114,14 @@ export default async function setup(project: TestProject) {
           },
         },
         { port: brokenD1, persistTo: BROKEN_STATE, vars: mail, migrated: false, quiet: true },
-      ])
-        await startServer(options).then(
+      ]) {
+        if (options.migrated !== false)
+          cpSync(`${MIGRATED_STATE}/v3/d1`, `${options.persistTo}/v3/d1`, { recursive: true })
+        await startServer({ ...options, migrated: false }).then(
           (server) => started.push(server),
           (err) => failed.push(String(err)),
         )
+      }
     } catch (err) {
       failed.push(String(err))
     }

@@ -1,0 +1,7 @@
+-- The seed's texts, part 21 (0014_seed_content.sql has the items and the first texts). A
+-- database that took 0014 whole before it was split has these rows, and 0015 has moved their
+-- bodies out of `fields` since: once content_texts has its `body` column this file inserts
+-- nothing (and OR IGNORE keeps any row that is there), so it neither duplicates nor undoes an edit.
+
+INSERT OR IGNORE INTO content_texts (item_id, lang, fields, source_at, updated_at) SELECT 47, 'de', '{"q":"Was ist, wenn mein Unternehmen Leistungen aus verschiedenen Plänen braucht?","a":"Wir können ein individuelles Paket schnüren, das nur die Leistungen enthält, die Sie brauchen. Fordern Sie ein individuelles Angebot an, und wir melden uns innerhalb eines Werktags, um einen Vorschlag zu besprechen."}', '2026-11-27T00:00:00.000Z', '2026-11-27T00:00:00.000Z' WHERE NOT EXISTS (SELECT 1 FROM sqlite_master WHERE name = 'content_texts' AND instr(sql, 'body TEXT'));
+INSERT OR IGNORE INTO content_texts (item_id, lang, fields, source_at, updated_at) SELECT 47, 'pt', '{"q":"E se o meu negócio precisar de serviços de planos diferentes?","a":"Podemos montar um pacote personalizado apenas com os serviços de que você precisa. Solicite um orçamento personalizado e responderemos em até um dia útil para conversar sobre uma proposta."}', '2026-11-27T00:00:00.000Z', '2026-11-27T00:00:00.000Z' WHERE NOT EXISTS (SELECT 1 FROM sqlite_master WHERE name = 'content_texts' AND instr(sql, 'body TEXT'));
