@@ -89,7 +89,12 @@ export default async function setup(project: TestProject) {
       if (!process.env.E2E_SKIP_BUILD)
         await run('npm', ['run', 'build', '--silent', '--', '--logLevel', 'warn'])
       for (const options of [
-        { port: main, persistTo: E2E_STATE, vars: { ...mail, ...agencyCalendar } },
+        {
+          port: main,
+          persistTo: E2E_STATE,
+          // as npm start: what the queue and the crons write links to this site
+          vars: { ...mail, ...agencyCalendar, SITE_URL: url(main) },
+        },
         { port: trackers, persistTo: TRACKERS_STATE, vars: { ...mail, ...TRACKERS } },
         { port: authService, persistTo: AUTH_STATE, vars: mail },
         {

@@ -12,6 +12,7 @@ import {
   deleteBooking,
   findBooking,
   insertBooking,
+  keepCancellation,
   listBookedIntervals,
   moveBookingSlot,
   type Booking,
@@ -21,15 +22,20 @@ import { audit } from '../db/desk'
 import type { AppEnv, Bindings } from '../env'
 import { createTranslator } from '../i18n/translator'
 import { enqueue, insertedIds, mailRow, writerOf, type MailWriter } from '../mail/enqueue'
+import type { ChangedCall } from '../mail/templates/booking'
 
 /**
  * Free slots from now, UTC ISO strings, oldest first, and what they were made from. The
  * calendar's busy times are the last read (calendar/busy.ts): this never waits on the calendar.
+ * `except`: a booking being moved, which frees its own time and the buffer around it.
  */
-export async function currentSlots(c: Context<AppEnv>, now = new Date()) {
+export async function currentSlots(
+  c: Context<AppEnv>,
+  { now = new Date(), except }: { now?: Date; except?: number } = {},
+) {
   const [availability, booked] = await Promise.all([
     loadAvailability(c.env),
-    listBookedIntervals(c.env.DB, now.toISOString()),
+    listBookedIntervals(c.env.DB, now.toISOString(), except),
   ])
   const busy = await cachedBusy(c.env, c.executionCtx, now.getTime(), availability.daysAhead)
   return {
@@ -141,29 +147,43 @@ export async function cancelBooking(
 ) {
   const db = c.env.DB
   const { name, slotStart, timeZone, email } = booking
+  const uid = uidOf(booking, c.var.config.siteUrl)
+  // the cancel for calendars: the same UID, one SEQUENCE more than the last invitation
+  const invitation = { ...invitationOf(booking), uid, sequence: booking.sequence + 1 }
   const results = await db.batch([
     deleteBooking(db, booking.id, slotStart),
     await mailRow(
       visitorWriter(c, booking.language),
       'booking_cancelled',
       email,
-      { name, slotStart, timeZone, byVisitor },
+      { name, slotStart, timeZone, byVisitor, invitation },
       { onlyIfInserted: true },
     ),
-    ...(await agencyTold(c, byVisitor, { name, email, slotStart })),
+    ...(await agencyTold(c, byVisitor, {
+      ...{ name, email, slotStart },
+      invitation: { ...invitation, cancelled: true },
+    })),
     audit(db, actor, 'booking.cancel', `booking/${booking.id}`, { slot: slotStart }, true),
     ...calendarDeletion(c, booking),
+    // its .ics link serves the cancel from now on
+    keepCancellation(db, booking, uid),
   ])
   enqueue(c, insertedIds(results, byVisitor ? [1, 2] : [1]))
   c.executionCtx.waitUntil(syncSoon(c.env))
   return results[0].results.length > 0
 }
 
+/** What a booking's invitation is made of, for the e-mails that carry it. */
+const invitationOf = (b: Booking) => ({
+  ...{ name: b.name, email: b.email, token: b.token, meetingUrl: b.meetingUrl },
+  ...{ slotStart: b.slotStart, slotEnd: b.slotEnd, uid: b.uid, sequence: b.sequence },
+})
+
 /** The agency's notice of a visitor's own change (statements for its batch; none for staff's). */
 async function agencyTold(
   c: Context<AppEnv>,
   byVisitor: boolean,
-  change: { name: string; email: string; slotStart: string; movedTo?: string },
+  change: Omit<ChangedCall, 'agencyTimeZone'>,
 ) {
   if (!byVisitor) return []
   const { timeZone: agencyTimeZone } = await loadAvailability(c.env)
@@ -209,7 +229,10 @@ export async function moveBooking(
       onlyIfInserted: true,
     }),
     audit(db, actor, 'booking.move', `booking/${booking.id}`, { from, to }, true),
-    ...(await agencyTold(c, byVisitor, { name, email, slotStart: from, movedTo: to })),
+    ...(await agencyTold(c, byVisitor, {
+      ...{ name, email, slotStart: from, movedTo: to },
+      invitation: { ...invitationOf(booking), ...call },
+    })),
   ])
   enqueue(c, insertedIds(results, byVisitor ? [1, 3] : [1]))
   c.executionCtx.waitUntil(syncSoon(c.env))
