@@ -408,8 +408,9 @@ describe('the visitor’s own links', () => {
 describe('a cancellation, as the visitor’s calendar app reads it', () => {
   /** The invitation attached to a message, parsed as a calendar app parses it. */
   const invitationIn = (mail: Mail) => {
-    const file = mail.attachments.find((a) => a.mimeType.startsWith('text/calendar'))!
-    return parseInvitation(file.content)
+    const file = mail.attachments.find((a) => a.mimeType.startsWith('text/calendar'))
+    expect(file, `an invitation in "${mail.subject}"`).toBeDefined()
+    return parseInvitation(file!.content)
   }
   const parseInvitation = (text: string) => {
     const calendar = new ICAL.Component(ICAL.parse(text))
@@ -442,11 +443,11 @@ describe('a cancellation, as the visitor’s calendar app reads it', () => {
       })
     // a move first: the update under the same UID, its SEQUENCE one more
     const to = next(4, '14:30')
-    expect((await post('/api/bookings/manage/move', { token, slot: to })).status).toBe(303)
+    expect((await post('/api/bookings/manage/move', { token, slot: to })).status).toBeLessThan(400)
     const moved = invitationIn(await lastMail(email, 2))
     expect(moved).toMatchObject({ method: 'PUBLISH', uid: invited.uid, sequence: 1, start: to })
     // then the cancel
-    expect((await post('/api/bookings/manage/cancel', { token })).status).toBe(303)
+    expect((await post('/api/bookings/manage/cancel', { token })).status).toBeLessThan(400)
     const cancel = invitationIn(await lastMail(email, 3))
     expect(cancel).toMatchObject({
       method: 'CANCEL',
