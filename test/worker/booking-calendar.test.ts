@@ -472,7 +472,7 @@ describe('a cancellation, as the visitor’s calendar app reads it', () => {
     const { eraseRows } = await import('../../worker/db/personal-data')
     await env.DB.batch(eraseRows(env.DB, email))
     expect((await siteFetch(calendar.site, booking.icsUrl)).status).toBe(404)
-  })
+  }, 30_000)
 })
 
 describe('links made outside a request', () => {
@@ -504,7 +504,7 @@ describe('links made outside a request', () => {
     const rendered = await renderMail(calendar.site, { ...row, site_url: 'http://localhost' })
     expect(rendered.text).toContain(`${site}/book/manage?token=`)
     expect(rendered.text).not.toContain('http://localhost')
-  })
+  }, 30_000)
 
   it('without SITE_URL, the local site’s address, never http://localhost', async () => {
     const calendar = await newCalendar({ SITE_URL: '' })

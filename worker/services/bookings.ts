@@ -215,6 +215,8 @@ export async function moveBooking(
 ) {
   const db = c.env.DB
   const { name, email, timeZone, token, notes, language, slotStart: from } = booking
+  // already there: nothing moves, nobody is told
+  if (to === from) return false
   // the meeting keeps its length; the target day's buffer and maximum hold
   const toEnd = endOf(to, (Date.parse(booking.slotEnd) - Date.parse(from)) / 60_000)
   const call = {
