@@ -9,8 +9,7 @@
 const MAILS_ABOUT = `to_address = ?1 OR (category = 'agency' AND json_extract(data, '$.email') = ?1)`
 
 export async function personalRows(db: D1Database, email: string) {
-  const [subscriptions, guideRequests, contactMessages, bookings, cancelled, emails] =
-    await db.batch([
+  const [subscriptions, guideRequests, contactMessages, bookings, cancels, sent] = await db.batch([
     db
       .prepare(
         `SELECT email, name, status, signup_form, language, source, consent_version,
@@ -54,8 +53,8 @@ export async function personalRows(db: D1Database, email: string) {
     guide_requests: guideRequests.results,
     contact_messages: contactMessages.results,
     bookings: bookings.results,
-    cancelled_bookings: cancelled.results,
-    emails: emails.results,
+    cancelled_bookings: cancels.results,
+    emails: sent.results,
   }
 }
 
