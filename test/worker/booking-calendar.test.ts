@@ -367,7 +367,7 @@ describe('the visitor’s own links', () => {
       html.match(new RegExp(`<option value="${iso}"( selected="")?>([^<]*)</option>`))
     const day = `${formatInTimeZone(slot, ZONE, 'EEE, MMM d')}, `
     expect(option(slot)?.[1]).toBe(' selected=""')
-    expect(option(slot)?.[2]).toBe(`${day}11:00 AM (your current time)`)
+    expect(option(slot)?.[2]).toBe(`${day}11:00 AM (current)`)
     expect(option(plus(slot, 30))?.[2]).toBe(`${day}11:30 AM`)
     // an errand page: no floating buttons over its forms
     expect(html).not.toContain('consult-widget')
@@ -393,7 +393,7 @@ describe('the visitor’s own links', () => {
     const after = await (await siteFetch(calendar.site, movedPage)).text()
     expect(after).toContain('Your consultation has moved')
     expect(after).toContain(
-      `<option value="${plus(slot, 30)}" selected="">${day}11:30 AM (your current time)</option>`,
+      `<option value="${plus(slot, 30)}" selected="">${day}11:30 AM (current)</option>`,
     )
     const cancelled = await form('/api/bookings/manage/cancel', { token })
     expect(cancelled.status).toBe(303)
