@@ -301,8 +301,17 @@ describe('the booking’s event in the calendar (Radicale)', () => {
     const moved = await calendarEvents(calendar)
     expect(moved).toHaveLength(1)
     expect(moved[0]).toMatchObject({ uid: written.uid, start: to, sequence: 1 })
+    // a time the agency's calendar took since the desk listed it: refused, nothing moves
+    const taken = next(4, '15:00')
+    await addEvent(calendar, { start: taken, end: plus(taken, 30) })
+    const refused = await desk(`/desk/bookings/${id}/move`, { slot: taken })
+    expect(refused.headers.get('Location')).toBe('/desk/bookings?done=taken')
+    expect((await calendarEvents(calendar)).find((e) => e.uid === written.uid)).toMatchObject({
+      start: to,
+      sequence: 1,
+    })
     expect((await desk(`/desk/bookings/${id}/cancel`, {})).status).toBe(303)
-    expect(await calendarEvents(calendar)).toEqual([])
+    expect((await calendarEvents(calendar)).filter((e) => e.uid === written.uid)).toEqual([])
     expect(
       await env.DB.prepare('SELECT COUNT(*) AS n FROM calendar_deletions').first<{ n: number }>(),
     ).toEqual({ n: 0 })

@@ -20,6 +20,20 @@ export const describeSlot = (iso: string, lang: string, zone: string) =>
     new Date(iso),
   )
 
+/**
+ * A slot as a picker's option names it, "Tue, Dec 1, 11:00 AM": with its day, which a closed
+ * picker shows only through the chosen option.
+ */
+export const slotOption = (lang: string, zone: string) =>
+  new Intl.DateTimeFormat(lang, {
+    weekday: 'short',
+    day: 'numeric',
+    month: 'short',
+    hour: 'numeric',
+    minute: '2-digit',
+    timeZone: zone,
+  })
+
 /** The booking's event's UID, here and in the agency's calendar, for its whole life. */
 export const bookingUid = (token: string, siteUrl: string) =>
   `booking-${token}@${new URL(siteUrl).hostname}`

@@ -7,7 +7,13 @@ import { PageHero } from '../components/page-parts'
 import { findBooking, findCancellation, type Booking, type CancelledBooking } from '../db/bookings'
 import type { AppEnv } from '../env'
 import { usePage } from '../render/context'
-import { cancellationFor, describeSlot, icsPath, invitationFor } from '../booking/invitation'
+import {
+  cancellationFor,
+  describeSlot,
+  icsPath,
+  invitationFor,
+  slotOption,
+} from '../booking/invitation'
 import { bookingLinkProblem, formResult } from '../components/form-result'
 import { currentSlots, managedBooking } from '../services/bookings'
 
@@ -147,15 +153,7 @@ function ManageBookingPage({
   const zone = booking.timeZone
   const when = describeSlot(booking.slotStart, lang, zone)
   const dayOf = new Intl.DateTimeFormat(lang, { dateStyle: 'full', timeZone: zone })
-  // the day in each option too: a closed picker shows only the chosen option
-  const optionOf = new Intl.DateTimeFormat(lang, {
-    weekday: 'short',
-    day: 'numeric',
-    month: 'short',
-    hour: 'numeric',
-    minute: '2-digit',
-    timeZone: zone,
-  })
+  const optionOf = slotOption(lang, zone)
   const days = new Map<string, string[]>()
   // the picker starts on the booking's own time
   for (const s of [...new Set([...slots, booking.slotStart])].sort()) {

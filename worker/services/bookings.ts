@@ -65,10 +65,7 @@ export async function book(
     uid: bookingUid(token, c.var.config.siteUrl),
   }
   // the calendar read now: a meeting added since the slots were listed takes the slot
-  const { busy } = await currentBusy(c.env, Date.now(), availability.daysAhead)
-  const span = { start: Date.parse(b.slotStart), end: Date.parse(b.slotEnd) }
-  const buffer = availability.bufferMinutes * 60_000
-  if (busy.some((t) => span.start < t.end + buffer && span.end > t.start - buffer))
+  if (await calendarTakes(c.env, availability, b.slotStart, b.slotEnd))
     return { taken: true as const }
   const call = { ...b, token, notes: b.notes || undefined }
   const agencyTimeZone = availability.timeZone
@@ -94,6 +91,17 @@ export async function book(
   enqueue(c, insertedIds(results, [1, 2]))
   c.executionCtx.waitUntil(syncSoon(c.env))
   return { booking: { ...b, id: inserted[0].id, token, sequence: 0 } satisfies Booking }
+}
+
+/**
+ * Whether the agency's calendar, read now (the last read if it does not answer), has a busy
+ * time within the buffer of the span `start`–`end`.
+ */
+async function calendarTakes(env: Bindings, a: Availability, start: string, end: string) {
+  const { busy } = await currentBusy(env, Date.now(), a.daysAhead)
+  const span = { start: Date.parse(start), end: Date.parse(end) }
+  const buffer = a.bufferMinutes * 60_000
+  return busy.some((t) => span.start < t.end + buffer && span.end > t.start - buffer)
 }
 
 /** Where to meet: a fixed room (MEETING_URL), or a room of its own (MEETING_ROOM_BASE). */
@@ -225,6 +233,8 @@ export async function moveBooking(
     ...{ slotStart: to, slotEnd: toEnd, previousStart: from, sequence: booking.sequence + 1 },
   }
   const availability = await loadAvailability(c.env)
+  // the calendar read now: a meeting added since the slots were listed takes the slot
+  if (await calendarTakes(c.env, availability, to, toEnd)) return false
   const results = await db.batch([
     moveBookingSlot(db, booking.id, from, to, toEnd, guardFor(availability, to)),
     await mailRow(visitorWriter(c, language), 'booking_moved', email, call, {
