@@ -481,6 +481,21 @@ describe('a cancellation, as the visitor’s calendar app reads it', () => {
     const { eraseRows } = await import('../../worker/db/personal-data')
     await env.DB.batch(eraseRows(env.DB, email))
     expect((await siteFetch(calendar.site, booking.icsUrl)).status).toBe(404)
+    // and by the daily clean-up a day after the call's time
+    const kept = (token: string, end: string) =>
+      env.DB.prepare(
+        `INSERT INTO booking_cancellations (token, uid, sequence, slot_start, slot_end, name, email)
+         VALUES (?1, ?1, 1, ?2, ?2, 'A', 'a@example.org')`,
+      )
+        .bind(token, end)
+        .run()
+    await kept('past', new Date(Date.now() - 25 * 3600_000).toISOString())
+    await kept('coming', plus(slot, 30))
+    const { purgeRetained } = await import('../../worker/scheduled')
+    expect((await purgeRetained(env)).bookingCancellations).toBe(1)
+    expect(await env.DB.prepare('SELECT token FROM booking_cancellations').all()).toMatchObject({
+      results: [{ token: 'coming' }],
+    })
   }, 30_000)
 })
 
