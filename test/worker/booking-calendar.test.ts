@@ -493,7 +493,11 @@ describe('a cancellation, as the visitor’s calendar app reads it', () => {
     await kept('coming', plus(slot, 30))
     const { purgeRetained } = await import('../../worker/scheduled')
     expect((await purgeRetained(env)).bookingCancellations).toBe(1)
-    expect(await env.DB.prepare('SELECT token FROM booking_cancellations').all()).toMatchObject({
+    expect(
+      await env.DB.prepare(
+        "SELECT token FROM booking_cancellations WHERE token IN ('past', 'coming')",
+      ).all(),
+    ).toMatchObject({
       results: [{ token: 'coming' }],
     })
   }, 30_000)

@@ -105,10 +105,7 @@ bookings.post('/', ...formGuard(), async (c) => {
     200,
     t('booking.confirmed_title'),
     t('booking.confirmed_text', { email: booking.email, when }),
-    {
-      href: answer.icsUrl,
-      label: t('booking.add_calendar'),
-    },
+    { href: answer.icsUrl, label: t('booking.add_calendar'), download: true },
   )
 })
 
@@ -131,16 +128,17 @@ const backToBooking = (c: Context<AppEnv>, token: string, done?: ManageOutcome) 
 bookings.post('/manage/move', sameSiteOnly(), limitBody(4096), async (c) => {
   const form = v.safeParse(Manage, await formFields(c))
   const t = c.var.t
-  if (!form.success || !form.output.slot)
-    return formResult(c, 400, t('notices.error_title'), t('errors.slot_required'))
-  const { token } = form.output
+  if (!form.success) return formResult(c, 400, t('notices.error_title'), t('errors.slot_required'))
+  const { token, slot } = form.output
+  // every refusal leads back to the booking's page
+  const again = { href: managePath(token, c.var.lang), label: t('booking.back_to_booking') }
+  if (!slot) return formResult(c, 400, t('notices.error_title'), t('errors.slot_required'), again)
   const found = await managedBooking(c, token)
   if (!found.booking) return bookingLinkProblem(c, found.problem)
   const booking = found.booking
-  const to = new Date(form.output.slot).toISOString()
+  const to = new Date(slot).toISOString()
   // the time it already has: nothing to change
   if (to === booking.slotStart) return backToBooking(c, token)
-  const again = { href: managePath(token, c.var.lang), label: t('booking.back_to_booking') }
   // its own time and buffer are free for it; the move reads the calendar afresh
   const free = await currentSlots(c, { except: booking.id })
   if (
