@@ -38,8 +38,12 @@ export const siteOrigin = (env: Partial<Bindings>, seen?: string) =>
   (env.SITE_URL || seen || LOCAL_SITE_URL).replace(/\/$/, '')
 
 /** The settings for work outside a request (queue, cron): its links go to `siteOrigin`. */
-export const siteConfig = (env: Partial<Bindings>, seen?: string) =>
-  readConfig(env, siteOrigin(env, seen))
+export function siteConfig(env: Partial<Bindings>, seen?: string) {
+  // a deployed site without its address would link e-mails and events to the local one
+  if (!env.SITE_URL && env.ENVIRONMENT === 'production' && !seen)
+    console.error('SITE_URL is not set: links made outside a request name', LOCAL_SITE_URL)
+  return readConfig(env, siteOrigin(env, seen))
+}
 
 export function readConfig(env: Partial<Bindings>, requestUrl: string): SiteConfig {
   // the URL up to its path, a key without parsing the URL
