@@ -51,6 +51,9 @@ const [cmd, ...args] = wranglerDev({
   persistTo: '.wrangler/state',
   vars: {
     SMTP_PORT,
+    // the links made outside a request (the calendar's events, e-mails, reminders) name this
+    // site (README: Settings); a SITE_URL in the environment wins
+    ...(process.env.SITE_URL ? {} : { SITE_URL: `http://127.0.0.1:${PORT}` }),
     // a calendar configured in .dev.vars or the environment wins over the local one
     ...(process.env.CALDAV_URL
       ? {}

@@ -26,6 +26,25 @@ const kept = new WeakSet<SiteConfig>()
 /** Whether readConfig keeps these settings for later requests, so that what is made of them may be kept too. */
 export const isKept = (config: SiteConfig) => kept.has(config)
 
+/** npm start's address: the site's origin locally when SITE_URL is not set. */
+const LOCAL_SITE_URL = 'http://127.0.0.1:8787'
+
+/**
+ * The site's origin for an absolute link: SITE_URL (wrangler.toml) whenever it is set; else
+ * `seen`, the origin a request came to (a page, or an e-mail written in that request), and
+ * outside any request (queue, cron) the local address `npm start` serves.
+ */
+export const siteOrigin = (env: Partial<Bindings>, seen?: string) =>
+  (env.SITE_URL || seen || LOCAL_SITE_URL).replace(/\/$/, '')
+
+/** The settings for work outside a request (queue, cron): its links go to `siteOrigin`. */
+export function siteConfig(env: Partial<Bindings>, seen?: string) {
+  // a deployed site without its address would link e-mails and events to the local one
+  if (!env.SITE_URL && env.ENVIRONMENT === 'production' && !seen)
+    console.error('SITE_URL is not set: links made outside a request name', LOCAL_SITE_URL)
+  return readConfig(env, siteOrigin(env, seen))
+}
+
 export function readConfig(env: Partial<Bindings>, requestUrl: string): SiteConfig {
   // the URL up to its path, a key without parsing the URL
   const end = requestUrl.indexOf('/', requestUrl.indexOf('//') + 2)
@@ -45,7 +64,7 @@ export function readConfig(env: Partial<Bindings>, requestUrl: string): SiteConf
 
 function settingsOf(env: Partial<Bindings>, origin: string): SiteConfig {
   return {
-    siteUrl: (env.SITE_URL || origin).replace(/\/$/, ''),
+    siteUrl: siteOrigin(env, origin),
     email: env.AGENCY_EMAIL || 'hello@growthagency.example',
     phone: env.AGENCY_PHONE || '+44 20 7946 0958',
     whatsapp: (env.WHATSAPP_NUMBER || '447700900123').replace(/\D/g, ''),

@@ -20,7 +20,7 @@ export interface PageRoute {
   paths?: () => string[]
   /**
    * A page the visitor came to for one errand (from an e-mailed link, to confirm, unsubscribe,
-   * or see to their data): no splash and no welcome popup over it.
+   * or see to their data): no splash, no welcome popup and no floating buttons over it.
    */
   quiet?: boolean
   /**

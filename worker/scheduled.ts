@@ -1,5 +1,6 @@
 import { purgeExpired } from './auth-service/db'
 import { currentGenerations } from './content/generations'
+import { purgeCancellations } from './db/bookings'
 import { publishDue } from './db/content'
 import { limitOf } from './auth-service/settings'
 import { purgePendingSubscriptions } from './db/personal-data'
@@ -12,12 +13,18 @@ import { syncCalendar } from './calendar/sync'
 /**
  * Daily (README: "Retention"), as the privacy policy states: sign-ups never confirmed, 30 days
  * on; the built-in auth service's spent or expired one-time links and codes, sessions 30 days
- * after they ended, failure counters of past windows. Rows deleted, by kind.
+ * after they ended, failure counters of past windows; a cancelled call's invitation a day after
+ * its time. Rows deleted, by kind.
  */
 export async function purgeRetained(env: Bindings) {
   const pending = await purgePendingSubscriptions(env.DB).run()
   const auth = await purgeExpired(env.DB, limitOf(env, 'AUTH_FAILURE_WINDOW'))
-  return { pendingSubscriptions: pending.meta.changes, ...auth }
+  const cancellations = await purgeCancellations(env.DB).run()
+  return {
+    pendingSubscriptions: pending.meta.changes,
+    bookingCancellations: cancellations.meta.changes,
+    ...auth,
+  }
 }
 
 /** The cron triggers of wrangler.toml (every five minutes; daily at 07:00 UTC). */

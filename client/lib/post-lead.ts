@@ -23,6 +23,8 @@ export async function postLead<T>(url: string, body: unknown): Promise<LeadAnswe
       status: res.status,
       error: json.error as string | undefined,
       fields: json.fields as Record<string, string> | undefined,
+      // the rest of the answer: a 409's fresh slots, say
+      body: json,
     }
   } catch {
     return { ok: false, status: 0 }

@@ -3,7 +3,7 @@ import { describe, expect, inject, it } from 'vitest'
 import ar from '../../locales/ar.json'
 import en from '../../locales/en.json'
 import { fireCron } from '../../scripts/lib/crons.mjs'
-import { useBrowser } from './browser'
+import { PHONE, useBrowser } from './browser'
 import { mailTo, siteLink } from './inbox'
 
 // Booking against the agency's calendar, on the local CalDAV server `npm start` runs (the main
@@ -12,6 +12,8 @@ import { mailTo, siteLink } from './inbox'
 // e-mail's link (same UID), goes when they cancel, and is reminded a day before.
 
 const { open, baseURL } = useBrowser()
+const plus = (iso: string, minutes: number) =>
+  new Date(Date.parse(iso) + minutes * 60_000).toISOString()
 const calendarURL = inject('calendarURL')
 const authorization = `Basic ${Buffer.from('agency:agency').toString('base64')}`
 
@@ -41,9 +43,9 @@ async function events() {
 const stamp = (iso: string) => iso.replace(/[-:]/g, '').replace(/\.\d{3}/, '')
 
 /** The agency puts a meeting in its calendar (its calendar app's PUT). */
-async function agencyMeeting(start: string) {
+async function agencyMeeting(start: string, minutes = 30) {
   const uid = `agency-${crypto.randomUUID()}`
-  const end = new Date(Date.parse(start) + 30 * 60_000).toISOString()
+  const end = new Date(Date.parse(start) + minutes * 60_000).toISOString()
   const res = await fetch(`${calendarURL}${uid}.ics`, {
     method: 'PUT',
     headers: { Authorization: authorization, 'Content-Type': 'text/calendar' },
@@ -78,6 +80,39 @@ describe('booking against the agency’s calendar', () => {
     ['en', en],
     ['ar', ar],
   ] as const) {
+    it(`in ${lang}: a time taken while the page was open goes from it, with every time the same meeting takes`, async () => {
+      const slots = await freeSlots()
+      // a slot with the two next ones free, later than the other tests take
+      const slot = slots
+        .slice(lang === 'en' ? 110 : 130)
+        .find((s) => slots.includes(plus(s, 30)) && slots.includes(plus(s, 60)))!
+      const page = await open(`/book?lang=${lang}`)
+      const days = page.locator('div[role=group]').getByRole('button')
+      await days.first().waitFor()
+      // the agency's meeting of an hour, put in after the page listed the times
+      await agencyMeeting(slot, 60)
+      const time = page.locator(`input[value="${slot}"]`)
+      for (let i = 0; !(await time.count()); i++) await days.nth(i).click()
+      await page.locator(`label:has(input[value="${slot}"])`).click()
+      const form = page.locator('main form[action="/api/bookings"]')
+      await form.getByLabel(t.booking.name).fill('Taken Meanwhile')
+      await form.getByLabel(t.booking.email).fill(`taken-${lang}@example.org`)
+      await form.getByRole('button', { name: t.booking.submit }).click()
+      // refused (the calendar is read again), and the page takes the fresh times: the slot and
+      // the one the same meeting covers are gone, nothing is chosen
+      await page
+        .getByText(new RegExp(`${t.booking.slot_taken}|${t.errors.slot_unavailable}`))
+        .first()
+        .waitFor()
+      await expect.poll(() => time.count()).toBe(0)
+      expect(await page.locator(`input[value="${plus(slot, 30)}"]`).count()).toBe(0)
+      expect(await page.locator('input[name=slot]:checked').count()).toBe(0)
+      expect(await page.locator(`input[value="${plus(slot, 60)}"]`).count()).toBe(1)
+      // pressing again asks for a time instead of failing again
+      await form.getByRole('button', { name: t.booking.submit }).click()
+      await page.getByText(t.errors.slot_required).first().waitFor()
+    })
+
     it(`in ${lang}: the agency's meeting takes a slot; a visitor books, moves and cancels from the e-mail, and is reminded`, async () => {
       const slots = await freeSlots()
       // slots later than the other browser tests take, different for each language
@@ -118,11 +153,57 @@ describe('booking against the agency’s calendar', () => {
       const manage = confirmation.text!.match(/https?:\/\/\S+\/book\/manage\?token=\S+/)![0]
       await page.goto(manage)
       await page.getByRole('heading', { name: t.booking.manage_title, level: 1 }).waitFor()
+      // the picker starts on the booking, and shows its day while closed
+      const picker = page.locator('#manage-slot')
+      expect(await picker.inputValue()).toBe(slot)
+      const shown = await picker.evaluate((s: HTMLSelectElement) => s.selectedOptions[0].text)
+      const zone = await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone)
+      const weekday = new Intl.DateTimeFormat(lang, { weekday: 'short', timeZone: zone })
+      expect(shown).toContain(weekday.format(new Date(slot)))
+      expect(shown).toContain(t.booking.current_time.replace(/^\{\{when\}\} /, ''))
       const options = page.locator('#manage-slot option')
+      // a time the agency's calendar took since the page was shown: refused, and the way back
+      const taken = (await options.nth(8).getAttribute('value'))!
+      await agencyMeeting(taken)
+      await picker.selectOption(taken)
+      await page.getByRole('button', { name: t.booking.reschedule_button }).click()
+      await page.getByText(t.booking.slot_taken).first().waitFor()
+      await page.getByRole('link', { name: t.booking.back_to_booking }).click()
+      await page.getByRole('heading', { name: t.booking.manage_title, level: 1 }).waitFor()
       const to = (await options.nth(12).getAttribute('value'))!
-      await page.locator('#manage-slot').selectOption(to)
+      await picker.selectOption(to)
       await page.getByRole('button', { name: t.booking.reschedule_button }).click()
       await page.getByRole('heading', { name: t.booking.moved_title }).waitFor()
+      // the answer is a page of its own (redirect after the post): a reload sends nothing again
+      expect(new URL(page.url()).pathname).toBe('/book/manage')
+      const methods: string[] = []
+      page.on('request', (r) => methods.push(r.method()))
+      await page.reload()
+      await page.getByRole('heading', { name: t.booking.moved_title }).waitFor()
+      expect(methods).not.toContain('POST')
+      expect(await picker.inputValue()).toBe(to)
+
+      // on a phone, nothing floats over "Cancel my booking", even at the screen's bottom edge
+      const phone = await open(new URL(manage).pathname + new URL(manage).search, {
+        viewport: PHONE,
+      })
+      const cancel = phone.getByRole('button', { name: t.booking.cancel_button })
+      await cancel.evaluate((b) => b.scrollIntoView({ block: 'end' }))
+      const covered = await cancel.evaluate((b) => {
+        const r = b.getBoundingClientRect()
+        // inside its rounded outline: its middle, both ends and its top and bottom edges
+        const [x, y, h] = [(r.left + r.right) / 2, (r.top + r.bottom) / 2, r.height / 2]
+        const points = [
+          [x, y],
+          [r.left + h, y],
+          [r.right - h, y],
+          [x, r.top + 2],
+          [x, r.bottom - 2],
+        ]
+        return points.filter(([x, y]) => !b.contains(document.elementFromPoint(x, y))).length
+      })
+      expect(covered).toBe(0)
+      await phone.context().close()
       await expect
         .poll(async () => (await events()).find((e) => e.uid === uid)?.start, { timeout: 15_000 })
         .toBe(to)
@@ -144,6 +225,7 @@ describe('booking against the agency’s calendar', () => {
       await page.goto(manage)
       await page.getByRole('button', { name: t.booking.cancel_button }).click()
       await page.getByRole('heading', { name: t.booking.cancelled_title }).waitFor()
+      expect(new URL(page.url()).searchParams.get('done')).toBe('cancelled')
       await expect
         .poll(async () => (await events()).some((e) => e.uid === uid), { timeout: 15_000 })
         .toBe(false)

@@ -99,8 +99,14 @@ export default async function setup(project: TestProject) {
         {
           port: main,
           persistTo: E2E_STATE,
-          // the key to /__deploy/status, as npm run deploy gives each version (smoke.test.ts)
-          vars: { ...mail, ...agencyCalendar, DEPLOY_CHECK_TOKEN: E2E_CHECK_TOKEN },
+          // as npm start: what the queue and the crons write links to this site; and the key to
+          // /__deploy/status, as npm run deploy gives each version (smoke.test.ts)
+          vars: {
+            ...mail,
+            ...agencyCalendar,
+            SITE_URL: url(main),
+            DEPLOY_CHECK_TOKEN: E2E_CHECK_TOKEN,
+          },
         },
         { port: trackers, persistTo: TRACKERS_STATE, vars: { ...mail, ...TRACKERS } },
         { port: authService, persistTo: AUTH_STATE, vars: mail },

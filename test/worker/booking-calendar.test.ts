@@ -1,4 +1,5 @@
 import { env } from 'cloudflare:test'
+import ICAL from 'ical.js'
 import { formatInTimeZone, fromZonedTime } from 'date-fns-tz'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { Bindings } from '../../worker/env'
@@ -15,6 +16,7 @@ import {
   type TestCalendar,
 } from './calendar'
 import { person } from './desk/helpers'
+import { lastMail, mailsTo, outboxRows, type Mail } from './inbox'
 
 // Booking against the agency's calendar (README: "Booking"), on the tests' Radicale: busy
 // times read (recurrences expanded), the desk's availability, a slot taken meanwhile, the
@@ -163,6 +165,23 @@ describe('booking', () => {
     expect(body.slots).not.toContain(slot)
   })
 
+  it('a 409 lists the slots afresh: an hour-long meeting takes every slot it covers', async () => {
+    const calendar = await newCalendar()
+    await read(calendar)
+    const slot = next(2, '14:00')
+    const listed = await slotsOf(calendar.site)
+    expect(listed).toContain(slot)
+    expect(listed).toContain(plus(slot, 30))
+    // the agency's meeting of an hour, put in after the page listed the slots
+    await addEvent(calendar, { start: slot, end: plus(slot, 60), summary: 'Quarterly review' })
+    const res = await bookSlot(calendar.site, slot)
+    expect(res.status).toBe(409)
+    const { slots } = (await res.json()) as { slots: string[] }
+    expect(slots).not.toContain(slot)
+    expect(slots).not.toContain(plus(slot, 30))
+    expect(slots).toContain(plus(slot, 60))
+  })
+
   it('20 visitors booking one slot at once: exactly one wins', async () => {
     const calendar = await newCalendar()
     const slot = next(3, '16:00')
@@ -282,8 +301,17 @@ describe('the booking’s event in the calendar (Radicale)', () => {
     const moved = await calendarEvents(calendar)
     expect(moved).toHaveLength(1)
     expect(moved[0]).toMatchObject({ uid: written.uid, start: to, sequence: 1 })
+    // a time the agency's calendar took since the desk listed it: refused, nothing moves
+    const taken = next(4, '15:00')
+    await addEvent(calendar, { start: taken, end: plus(taken, 30) })
+    const refused = await desk(`/desk/bookings/${id}/move`, { slot: taken })
+    expect(refused.headers.get('Location')).toBe('/desk/bookings?done=taken')
+    expect((await calendarEvents(calendar)).find((e) => e.uid === written.uid)).toMatchObject({
+      start: to,
+      sequence: 1,
+    })
     expect((await desk(`/desk/bookings/${id}/cancel`, {})).status).toBe(303)
-    expect(await calendarEvents(calendar)).toEqual([])
+    expect((await calendarEvents(calendar)).filter((e) => e.uid === written.uid)).toEqual([])
     expect(
       await env.DB.prepare('SELECT COUNT(*) AS n FROM calendar_deletions').first<{ n: number }>(),
     ).toEqual({ n: 0 })
@@ -314,7 +342,7 @@ describe('the visitor’s own links', () => {
       })
     const to = next(5, '15:30')
     const moved = await form('/api/bookings/manage/move', { token, slot: to })
-    expect(moved.status).toBe(200)
+    expect(moved.status).toBe(303)
     const [after] = await calendarEvents(calendar)
     expect(after).toMatchObject({ uid: event.uid, start: to, sequence: 1 })
     const told = await env.DB.prepare(
@@ -327,12 +355,191 @@ describe('the visitor’s own links', () => {
       (await form('/api/bookings/manage/move', { token, slot: '2020-01-01T09:00:00.000Z' })).status,
     ).toBe(409)
     const cancelled = await form('/api/bookings/manage/cancel', { token })
-    expect(cancelled.status).toBe(200)
+    expect(cancelled.status).toBe(303)
     expect(await calendarEvents(calendar)).toEqual([])
     await read(calendar)
     expect(await slotsOf(calendar.site)).toContain(to)
     // the link of a cancelled booking says so
     expect((await siteFetch(calendar.site, booking.manageUrl)).status).toBe(409)
+  })
+
+  it('the page starts on the booking, shows the day of every time, and answers each change with a redirect to itself', async () => {
+    const calendar = await newCalendar({ BOOKING_BUFFER_MINUTES: '30' })
+    const slot = next(2, '11:00')
+    const res = await bookSlot(calendar.site, slot, 'Evelyn Boyd')
+    const { booking } = (await res.json()) as { booking: { manageUrl: string } }
+    const token = new URL(booking.manageUrl, SITE).searchParams.get('token')!
+    const html = await (await siteFetch(calendar.site, booking.manageUrl)).text()
+    // the picker starts on the booking's own time, named with its day (a closed picker shows
+    // only the chosen option), and offers the times next to it that only its buffer kept
+    const option = (iso: string) =>
+      html.match(new RegExp(`<option value="${iso}"( selected="")?>([^<]*)</option>`))
+    const day = `${formatInTimeZone(slot, ZONE, 'EEE, MMM d')}, `
+    expect(option(slot)?.[1]).toBe(' selected=""')
+    expect(option(slot)?.[2]).toBe(`${day}11:00 AM (current)`)
+    expect(option(plus(slot, 30))?.[2]).toBe(`${day}11:30 AM`)
+    // an errand page: no floating buttons over its forms
+    expect(html).not.toContain('consult-widget')
+    const form = (path: string, fields: Record<string, string>) =>
+      siteFetch(calendar.site, path, {
+        method: 'POST',
+        headers: { Origin: SITE, 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(fields),
+        redirect: 'manual',
+      })
+    // a refused move leads back to the booking's page
+    const refused = await form('/api/bookings/manage/move', {
+      token,
+      slot: '2020-01-01T09:00:00.000Z',
+    })
+    expect(refused.status).toBe(409)
+    expect(await refused.text()).toContain(`href="/book/manage?token=${token}&amp;lang=en"`)
+    // a move and a cancel: each a redirect to the page, which says what became of the booking
+    const moved = await form('/api/bookings/manage/move', { token, slot: plus(slot, 30) })
+    expect(moved.status).toBe(303)
+    const movedPage = moved.headers.get('Location')!
+    expect(movedPage).toBe(`/book/manage?token=${token}&lang=en&done=moved`)
+    const after = await (await siteFetch(calendar.site, movedPage)).text()
+    expect(after).toContain('Your consultation has moved')
+    expect(after).toContain(
+      `<option value="${plus(slot, 30)}" selected="">${day}11:30 AM (current)</option>`,
+    )
+    const cancelled = await form('/api/bookings/manage/cancel', { token })
+    expect(cancelled.status).toBe(303)
+    const cancelledPage = await siteFetch(calendar.site, cancelled.headers.get('Location')!)
+    expect(cancelledPage.status).toBe(200)
+    expect(await cancelledPage.text()).toContain('Your consultation is cancelled')
+    // the same post again (a reload of the old answer) changes nothing and says so
+    expect((await form('/api/bookings/manage/cancel', { token })).status).toBe(409)
+  })
+})
+
+describe('a cancellation, as the visitor’s calendar app reads it', () => {
+  /** The invitation attached to a message, parsed as a calendar app parses it. */
+  const invitationIn = (mail: Mail) => {
+    const file = mail.attachments.find((a) => a.mimeType.startsWith('text/calendar'))
+    expect(file, `an invitation in "${mail.subject}"`).toBeDefined()
+    return parseInvitation(file!.content)
+  }
+  const parseInvitation = (text: string) => {
+    const calendar = new ICAL.Component(ICAL.parse(text))
+    const event = calendar.getFirstSubcomponent('vevent')!
+    return {
+      method: String(calendar.getFirstPropertyValue('method')),
+      uid: String(event.getFirstPropertyValue('uid')),
+      sequence: Number(event.getFirstPropertyValue('sequence')),
+      status: String(event.getFirstPropertyValue('status')),
+      start: (event.getFirstPropertyValue('dtstart') as ICAL.Time).toJSDate().toISOString(),
+    }
+  }
+
+  it('the e-mail carries METHOD:CANCEL under the same UID and a higher SEQUENCE, and the invitation’s link serves it', async () => {
+    const calendar = await newCalendar()
+    const slot = next(4, '11:30')
+    const email = `cancel-${crypto.randomUUID().slice(0, 8)}@example.org`
+    const name = `Gladys West ${crypto.randomUUID().slice(0, 6)}`
+    const res = await bookSlot(calendar.site, slot, name, email)
+    const { booking } = (await res.json()) as { booking: { manageUrl: string; icsUrl: string } }
+    const invited = invitationIn(await lastMail(email, 1))
+    expect(invited).toMatchObject({ method: 'PUBLISH', sequence: 0, start: slot })
+    const token = new URL(booking.manageUrl, SITE).searchParams.get('token')!
+    const post = (path: string, fields: Record<string, string>) =>
+      siteFetch(calendar.site, path, {
+        method: 'POST',
+        headers: { Origin: SITE, 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(fields),
+        redirect: 'manual',
+      })
+    // a move first: the update under the same UID, its SEQUENCE one more
+    const to = next(4, '14:30')
+    expect((await post('/api/bookings/manage/move', { token, slot: to })).status).toBeLessThan(400)
+    const moved = invitationIn(await lastMail(email, 2))
+    expect(moved).toMatchObject({ method: 'PUBLISH', uid: invited.uid, sequence: 1, start: to })
+    // then the cancel
+    expect((await post('/api/bookings/manage/cancel', { token })).status).toBeLessThan(400)
+    const cancel = invitationIn(await lastMail(email, 3))
+    expect(cancel).toMatchObject({
+      method: 'CANCEL',
+      uid: invited.uid,
+      status: 'CANCELLED',
+      start: to,
+    })
+    expect(cancel.sequence).toBeGreaterThan(moved.sequence)
+    // the agency's notice of it carries the same cancel
+    const toldAgency = async () =>
+      (await mailsTo('hello@growthagency.example'))
+        .filter((m) => m.subject.startsWith(`Booking cancelled by ${name}`))
+        .map(invitationIn)
+    await expect
+      .poll(toldAgency, { timeout: 10_000 })
+      .toMatchObject([{ method: 'CANCEL', uid: invited.uid }])
+    // the confirmation's "Add to calendar" link: the cancel now, not a 404
+    const ics = await siteFetch(calendar.site, booking.icsUrl)
+    expect(ics.status).toBe(200)
+    expect(parseInvitation(await ics.text())).toEqual(cancel)
+    // forgotten with the address's other rows
+    const { eraseRows } = await import('../../worker/db/personal-data')
+    await env.DB.batch(eraseRows(env.DB, email))
+    expect((await siteFetch(calendar.site, booking.icsUrl)).status).toBe(404)
+    // and by the daily clean-up a day after the call's time
+    const kept = (token: string, end: string) =>
+      env.DB.prepare(
+        `INSERT INTO booking_cancellations (token, uid, sequence, slot_start, slot_end, name, email)
+         VALUES (?1, ?1, 1, ?2, ?2, 'A', 'a@example.org')`,
+      )
+        .bind(token, end)
+        .run()
+    await kept('past', new Date(Date.now() - 25 * 3600_000).toISOString())
+    await kept('coming', plus(slot, 30))
+    const { purgeRetained } = await import('../../worker/scheduled')
+    expect((await purgeRetained(env)).bookingCancellations).toBe(1)
+    expect(
+      await env.DB.prepare(
+        "SELECT token FROM booking_cancellations WHERE token IN ('past', 'coming')",
+      ).all(),
+    ).toMatchObject({
+      results: [{ token: 'coming' }],
+    })
+  }, 30_000)
+})
+
+describe('links made outside a request', () => {
+  it('name SITE_URL: the agency’s event, reminders, and e-mails the queue renders', async () => {
+    const site = 'https://www.northstar.example'
+    const calendar = await newCalendar({ SITE_URL: site })
+    const slot = next(3, '09:30')
+    const email = `site-${crypto.randomUUID().slice(0, 8)}@example.org`
+    expect((await bookSlot(calendar.site, slot, 'Mae Jemison', email)).status).toBe(200)
+    // written by the calendar sync, which has no request
+    const [event] = await calendarEvents(calendar)
+    expect(event.url).toBe(`${site}/contact`)
+    // the cron's reminder
+    const { sendReminders } = await import('../../worker/services/reminders')
+    await env.DB.prepare(
+      "UPDATE bookings SET created_at = '2026-01-01T00:00:00.000Z' WHERE slot_start = ?",
+    )
+      .bind(slot)
+      .run()
+    await sendReminders(calendar.site, Date.parse(slot) - 23 * 3600_000)
+    const reminder = await lastMail(email, 2)
+    const links = [...reminder.body_text.matchAll(/https?:\/\/[^\s)]+/g)].map((m) => m[0])
+    expect(links.length).toBeGreaterThan(0)
+    const ours = links.filter((l) => !l.startsWith('https://meet.jit.si/'))
+    expect(ours.filter((l) => l !== site && !l.startsWith(`${site}/`))).toEqual([])
+    // an e-mail written in a request that came by another address, rendered by the queue later
+    const { renderMail } = await import('../../worker/mail/render')
+    const [row] = await outboxRows(email)
+    const rendered = await renderMail(calendar.site, { ...row, site_url: 'http://localhost' })
+    expect(rendered.text).toContain(`${site}/book/manage?token=`)
+    expect(rendered.text).not.toContain('http://localhost')
+  }, 30_000)
+
+  it('without SITE_URL, the local site’s address, never http://localhost', async () => {
+    const calendar = await newCalendar({ SITE_URL: '' })
+    const slot = next(3, '10:30')
+    expect((await bookSlot(calendar.site, slot, 'Christine Darden')).status).toBe(200)
+    const [event] = await calendarEvents(calendar)
+    expect(event.url).toBe('http://127.0.0.1:8787/contact')
   })
 })
 

@@ -114,6 +114,7 @@ export async function calendarEvents(calendar: TestCalendar) {
       summary: String(event.getFirstPropertyValue('summary')),
       start: (event.getFirstPropertyValue('dtstart') as ICAL.Time).toJSDate().toISOString(),
       sequence: Number(event.getFirstPropertyValue('sequence') ?? 0),
+      url: String(event.getFirstPropertyValue('url') ?? ''),
     }
   })
 }
@@ -127,7 +128,12 @@ export async function siteFetch(site: Bindings, path: string, init: RequestInit 
 }
 
 /** A booking posted as the booking form posts it (JSON). */
-export const bookSlot = (site: Bindings, slot: string, name = 'Ada Lovelace') =>
+export const bookSlot = (
+  site: Bindings,
+  slot: string,
+  name = 'Ada Lovelace',
+  email = `cal-${crypto.randomUUID().slice(0, 8)}@example.org`,
+) =>
   siteFetch(site, '/api/bookings', {
     method: 'POST',
     headers: {
@@ -138,7 +144,7 @@ export const bookSlot = (site: Bindings, slot: string, name = 'Ada Lovelace') =>
     body: JSON.stringify({
       slot,
       name,
-      email: `cal-${crypto.randomUUID().slice(0, 8)}@example.org`,
+      email,
       timeZone: 'Europe/London',
     }),
   })

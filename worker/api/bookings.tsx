@@ -1,9 +1,8 @@
-import { Hono } from 'hono'
+import { Hono, type Context } from 'hono'
 import * as v from 'valibot'
 import { BookingSchema } from '../../client/schemas/booking'
-import { describeSlot, icsPath, managePath } from '../booking/invitation'
+import { describeSlot, icsPath, managePath, type ManageOutcome } from '../booking/invitation'
 import { readAvailability } from '../booking/slots'
-import { currentBusy } from '../calendar/busy'
 import { sealLink } from '../consent/links'
 import type { AppEnv } from '../env'
 import { formGuard, limitBody, sameSiteOnly } from '../middleware/form-guard'
@@ -80,9 +79,12 @@ bookings.post('/', ...formGuard(), async (c) => {
   if (!saved.ok) return saved.res
   if ('taken' in saved.value) {
     const error = t('booking.slot_taken')
-    const slots = free.value.slots.filter((s) => s !== slot)
+    // listed afresh: the calendar was read and the bookings checked just now, so whatever took
+    // this slot (a meeting of an hour, a booking) takes every other slot it covers too
+    const fresh = await store(c, mode, () => currentSlots(c))
+    if (!fresh.ok) return fresh.res
     return mode === 'json'
-      ? c.json({ error, slots }, 409)
+      ? c.json({ error, slots: fresh.value.slots }, 409)
       : formResult(c, 409, t('notices.error_title'), error, {
           href: '/book',
           label: t('booking.choose_time'),
@@ -103,10 +105,7 @@ bookings.post('/', ...formGuard(), async (c) => {
     200,
     t('booking.confirmed_title'),
     t('booking.confirmed_text', { email: booking.email, when }),
-    {
-      href: answer.icsUrl,
-      label: t('booking.add_calendar'),
-    },
+    { href: answer.icsUrl, label: t('booking.add_calendar'), download: true },
   )
 })
 
@@ -118,46 +117,45 @@ const Manage = v.object({
 /** The visitor as the audit log names them: their booking, their address. */
 const visitor = (email: string) => ({ id: 'visitor', email })
 
+/**
+ * Where a visitor's change leaves them: their booking's page, which says what became of it. A
+ * redirect after the post (303), so a reload shows the page again and never resends the form.
+ */
+const backToBooking = (c: Context<AppEnv>, token: string, done?: ManageOutcome) =>
+  c.redirect(`${managePath(token, c.var.lang)}${done ? `&done=${done}` : ''}`, 303)
+
 /** A visitor moves their own booking, from its page: a slot offered now, checked afresh. */
 bookings.post('/manage/move', sameSiteOnly(), limitBody(4096), async (c) => {
   const form = v.safeParse(Manage, await formFields(c))
   const t = c.var.t
-  if (!form.success || !form.output.slot)
-    return formResult(c, 400, t('notices.error_title'), t('errors.slot_required'))
-  const found = await managedBooking(c, form.output.token)
+  if (!form.success) return formResult(c, 400, t('notices.error_title'), t('errors.slot_required'))
+  const { token, slot } = form.output
+  // every refusal leads back to the booking's page
+  const again = { href: managePath(token, c.var.lang), label: t('booking.back_to_booking') }
+  if (!slot) return formResult(c, 400, t('notices.error_title'), t('errors.slot_required'), again)
+  const found = await managedBooking(c, token)
   if (!found.booking) return bookingLinkProblem(c, found.problem)
   const booking = found.booking
-  const to = new Date(form.output.slot).toISOString()
-  const again = { href: managePath(form.output.token, c.var.lang), label: t('booking.choose_time') }
-  const free = await currentSlots(c)
-  // a meeting the calendar gained since the page was shown takes the slot
-  const { busy } = await currentBusy(c.env, Date.now(), free.availability.daysAhead)
-  const span = Date.parse(to)
-  const clash = busy.some((b) => span < b.end && span + free.lengthMinutes * 60_000 > b.start)
+  const to = new Date(slot).toISOString()
+  // the time it already has: nothing to change
+  if (to === booking.slotStart) return backToBooking(c, token)
+  // its own time and buffer are free for it; the move reads the calendar afresh
+  const free = await currentSlots(c, { except: booking.id })
   if (
     !free.slots.includes(to) ||
-    clash ||
     !(await moveBooking(c, booking, to, visitor(booking.email), true))
   )
     return formResult(c, 409, t('notices.error_title'), t('booking.slot_taken'), again)
-  const when = describeSlot(to, c.var.lang, booking.timeZone)
-  return formResult(c, 200, t('booking.moved_title'), t('booking.moved_text', { when }), {
-    href: icsPath(booking.token),
-    label: t('booking.add_calendar'),
-  })
+  return backToBooking(c, token, 'moved')
 })
 
 /** A visitor cancels their own booking, from its page: the slot is free again. */
 bookings.post('/manage/cancel', sameSiteOnly(), limitBody(4096), async (c) => {
   const form = v.safeParse(Manage, await formFields(c))
-  const t = c.var.t
   if (!form.success) return bookingLinkProblem(c, 'invalid')
   const found = await managedBooking(c, form.output.token)
   if (!found.booking) return bookingLinkProblem(c, found.problem)
   if (!(await cancelBooking(c, found.booking, visitor(found.booking.email), true)))
     return bookingLinkProblem(c, 'gone')
-  return formResult(c, 200, t('booking.cancelled_title'), t('booking.cancelled_text'), {
-    href: '/book',
-    label: t('booking.choose_time'),
-  })
+  return backToBooking(c, form.output.token, 'cancelled')
 })

@@ -91,6 +91,7 @@ leads.post('/guide-requests', ...guard, async (c) => {
   return formResult(c, 200, t('notices.download_title'), t('notices.download_text', { title }), {
     href: downloadUrl,
     label: t('home.guide_download_again'),
+    download: true,
   })
 })
 

@@ -45,8 +45,13 @@ export interface Invitation {
   end: Date
   /** Where to meet: the video room's address. */
   location?: string
-  /** PUBLISH for a file sent or served; null for a calendar's own copy (RFC 4791 §4.1). */
+  /**
+   * PUBLISH for a file sent or served, CANCEL for a call cancelled (RFC 5546 §3.2.5); null for
+   * a calendar's own copy (RFC 4791 §4.1).
+   */
   method?: string | null
+  /** CANCELLED for a call that will not take place (with METHOD:CANCEL). */
+  status?: 'CONFIRMED' | 'CANCELLED'
   summary: string
   description: string
   organizerEmail: string
@@ -70,7 +75,7 @@ const event = (i: Invitation, now: Date) => [
   `URL:${i.url}`,
   `ORGANIZER;CN="${paramText(i.organizerName)}":mailto:${i.organizerEmail}`,
   `ATTENDEE;CN="${paramText(i.attendeeName)}";ROLE=REQ-PARTICIPANT:mailto:${i.attendeeEmail}`,
-  'STATUS:CONFIRMED',
+  `STATUS:${i.status ?? 'CONFIRMED'}`,
   'END:VEVENT',
 ]
 

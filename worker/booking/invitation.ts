@@ -7,6 +7,9 @@ import { invitation, type Invitation } from './ics'
 
 export const icsPath = (token: string) => `/book/${token}.ics`
 
+/** What the booking's page says a visitor's change did (`done=`, after its redirect). */
+export type ManageOutcome = 'moved' | 'cancelled'
+
 /** The booking's own page (reschedule or cancel), by a link sealed for that one booking. */
 export const managePath = (sealed: string, lang: string) =>
   `/book/manage?${new URLSearchParams({ token: sealed, lang })}`
@@ -16,6 +19,20 @@ export const describeSlot = (iso: string, lang: string, zone: string) =>
   new Intl.DateTimeFormat(lang, { dateStyle: 'full', timeStyle: 'short', timeZone: zone }).format(
     new Date(iso),
   )
+
+/**
+ * A slot as a picker's option names it, "Tue, Dec 1, 11:00 AM": with its day, which a closed
+ * picker shows only through the chosen option.
+ */
+export const slotOption = (lang: string, zone: string) =>
+  new Intl.DateTimeFormat(lang, {
+    weekday: 'short',
+    day: 'numeric',
+    month: 'short',
+    hour: 'numeric',
+    minute: '2-digit',
+    timeZone: zone,
+  })
 
 /** The booking's event's UID, here and in the agency's calendar, for its whole life. */
 export const bookingUid = (token: string, siteUrl: string) =>
@@ -62,3 +79,12 @@ export const invitationFor = (
   booking: Parameters<typeof eventFor>[1],
   own: Parameters<typeof eventFor>[2] = {},
 ) => invitation(eventFor(ctx, booking, own))
+
+/**
+ * A cancelled call's invitation: METHOD:CANCEL, the same UID and a higher SEQUENCE (the caller's
+ * `sequence` is already one past the last sent), so a calendar that has the call removes it.
+ */
+export const cancellationFor = (
+  ctx: { t: Translator; config: SiteConfig },
+  booking: Parameters<typeof eventFor>[1],
+) => invitation({ ...eventFor(ctx, booking), method: 'CANCEL', status: 'CANCELLED' })

@@ -1,6 +1,6 @@
 import { eventFor, uidOf } from '../booking/invitation'
 import { invitation } from '../booking/ics'
-import { readConfig } from '../config'
+import { siteConfig } from '../config'
 import type { Booking } from '../db/bookings'
 import { findBookingById } from '../db/bookings'
 import type { Bindings } from '../env'
@@ -28,7 +28,7 @@ export interface CalendarJob {
 export function agencyEventOf(env: Bindings, booking: Booking) {
   const lang = agencyLanguage(env)
   const t = createTranslator(lang)
-  const config = readConfig(env, env.SITE_URL || 'http://localhost')
+  const config = siteConfig(env)
   return eventFor({ t, config }, booking, {
     method: null,
     summary: t('booking.agency_event', { name: booking.name }),
@@ -48,7 +48,7 @@ const agencyEvent = (env: Bindings, booking: Booking) => invitation(agencyEventO
 async function putBooking(env: Bindings, source: CalendarSource, id: number) {
   const booking = await findBookingById(env.DB, id)
   if (!booking) return
-  const config = readConfig(env, env.SITE_URL || 'http://localhost')
+  const config = siteConfig(env)
   await putEvent(source, uidOf(booking, config.siteUrl), agencyEvent(env, booking))
   // done only for the version written: a move meanwhile leaves it pending
   await env.DB.prepare(

@@ -4,6 +4,8 @@ import type { AppEnv } from '../env'
 import { PageHero } from './page-parts'
 import { usePage } from '../render/context'
 
+type FormAction = { href: string; label: string; download?: boolean }
+
 /** What a form posted without JavaScript answers: the outcome, and the way back. */
 export function FormResultPage({
   title,
@@ -12,8 +14,8 @@ export function FormResultPage({
 }: {
   title: string
   text: string
-  /** A follow-up: the guide file, the calendar invitation. */
-  action?: { href: string; label: string }
+  /** A follow-up: the guide file, the calendar invitation (`download`), or the way back. */
+  action?: FormAction
 }) {
   const { t } = usePage()
   return (
@@ -21,7 +23,7 @@ export function FormResultPage({
       <div className="mt-8 flex flex-wrap gap-3">
         {action && (
           <a href={action.href} className="btn-primary">
-            <Icon name="download" />
+            {action.download && <Icon name="download" />}
             {action.label}
           </a>
         )}
@@ -38,7 +40,7 @@ export function formResult(
   status: 200 | 400 | 409 | 503,
   title: string,
   text: string,
-  action?: { href: string; label: string },
+  action?: FormAction,
 ) {
   c.status(status)
   return c.render(<FormResultPage title={title} text={text} action={action} />, {

@@ -22,14 +22,14 @@ export interface Booking extends NewBooking {
 /** A booking's end; a row written without one (by hand, say) takes the old 30 minutes. */
 const END = "coalesce(slot_end, strftime('%Y-%m-%dT%H:%M:%fZ', slot_start, '+30 minutes'))"
 
-/** The bookings that end after `fromIso`, as taken intervals (ms). */
-export async function listBookedIntervals(db: D1Database, fromIso: string) {
+/** The bookings that end after `fromIso`, as taken intervals (ms), but for booking `except`. */
+export async function listBookedIntervals(db: D1Database, fromIso: string, except = 0) {
   const { results } = await db
     .prepare(
-      `SELECT slot_start, slot_end FROM (SELECT slot_start, ${END} AS slot_end FROM bookings)
-       WHERE slot_end > ?`,
+      `SELECT slot_start, slot_end FROM (SELECT id, slot_start, ${END} AS slot_end FROM bookings)
+       WHERE slot_end > ? AND id != ?`,
     )
-    .bind(fromIso)
+    .bind(fromIso, except)
     .all<{ slot_start: string; slot_end: string }>()
   return results.map((r) => ({ start: Date.parse(r.slot_start), end: Date.parse(r.slot_end) }))
 }
@@ -187,3 +187,62 @@ export function moveBookingSlot(
     .prepare(sql.replace(/\?g(\d)/g, (_, n) => `?${4 + Number(n)}`))
     .bind(id, from, to, toEnd, ...guardValues(to, toEnd, guard))
 }
+
+/** A cancelled booking's invitation, as its .ics link serves it (booking_cancellations). */
+export type CancelledBooking = Pick<
+  Booking,
+  'token' | 'uid' | 'sequence' | 'slotStart' | 'slotEnd' | 'name' | 'email' | 'meetingUrl'
+>
+
+/**
+ * Keeps a cancelled booking's invitation, at one SEQUENCE past its last (a statement for the
+ * cancel's batch: written only once the booking is gone, whoever deleted it).
+ */
+export function keepCancellation(db: D1Database, b: Booking, uid: string) {
+  return db
+    .prepare(
+      `INSERT INTO booking_cancellations
+         (token, uid, sequence, slot_start, slot_end, name, email, meeting_url)
+       SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8
+       WHERE NOT EXISTS (SELECT 1 FROM bookings WHERE id = ?9)
+       ON CONFLICT (token) DO NOTHING`,
+    )
+    .bind(
+      b.token,
+      uid,
+      b.sequence + 1,
+      b.slotStart,
+      b.slotEnd,
+      b.name,
+      b.email,
+      b.meetingUrl ?? null,
+      b.id,
+    )
+}
+
+export async function findCancellation(db: D1Database, token: string) {
+  const row = await db
+    .prepare(
+      `SELECT token, uid, sequence, slot_start, slot_end, name, email, meeting_url
+       FROM booking_cancellations WHERE token = ?`,
+    )
+    .bind(token)
+    .first<Record<string, string | number | null>>()
+  if (!row) return null
+  return {
+    token: row.token as string,
+    uid: row.uid as string,
+    sequence: row.sequence as number,
+    slotStart: row.slot_start as string,
+    slotEnd: row.slot_end as string,
+    name: row.name as string,
+    email: row.email as string,
+    meetingUrl: (row.meeting_url as string | null) ?? undefined,
+  } satisfies CancelledBooking
+}
+
+/** The daily clean-up: cancellations of calls a day past (no calendar needs them then). */
+export const purgeCancellations = (db: D1Database) =>
+  db.prepare(
+    "DELETE FROM booking_cancellations WHERE slot_end < strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-1 day')",
+  )

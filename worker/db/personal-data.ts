@@ -9,7 +9,7 @@
 const MAILS_ABOUT = `to_address = ?1 OR (category = 'agency' AND json_extract(data, '$.email') = ?1)`
 
 export async function personalRows(db: D1Database, email: string) {
-  const [subscriptions, guideRequests, contactMessages, bookings, emails] = await db.batch([
+  const [subscriptions, guideRequests, contactMessages, bookings, cancels, sent] = await db.batch([
     db
       .prepare(
         `SELECT email, name, status, signup_form, language, source, consent_version,
@@ -34,6 +34,12 @@ export async function personalRows(db: D1Database, email: string) {
          FROM bookings WHERE email = ?1`,
       )
       .bind(email),
+    db
+      .prepare(
+        `SELECT slot_start, slot_end, name, email, created_at AS cancelled_at
+         FROM booking_cancellations WHERE email = ?1`,
+      )
+      .bind(email),
     // what was sent to the address and how it went; never a one-time code or link in its data
     db
       .prepare(
@@ -47,7 +53,8 @@ export async function personalRows(db: D1Database, email: string) {
     guide_requests: guideRequests.results,
     contact_messages: contactMessages.results,
     bookings: bookings.results,
-    emails: emails.results,
+    cancelled_bookings: cancels.results,
+    emails: sent.results,
   }
 }
 
@@ -65,6 +72,7 @@ export function eraseRows(db: D1Database, email: string) {
     db.prepare('DELETE FROM guide_requests WHERE email = ?1').bind(email),
     db.prepare('DELETE FROM contact_messages WHERE email = ?1').bind(email),
     db.prepare('DELETE FROM bookings WHERE email = ?1').bind(email),
+    db.prepare('DELETE FROM booking_cancellations WHERE email = ?1').bind(email),
     db.prepare(`DELETE FROM mail_outbox WHERE ${MAILS_ABOUT}`).bind(email),
   ]
 }

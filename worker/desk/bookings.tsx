@@ -55,7 +55,7 @@ deskBookings.get('/', async (c) => {
   const now = new Date()
   const [bookings, free, calendar] = await Promise.all([
     listUpcomingBookings(c.env.DB, now.toISOString()),
-    currentSlots(c, now),
+    currentSlots(c, { now }),
     calendarReport(c),
   ])
   const done = DESK_BOOKINGS_DONE.find((d) => d === c.req.query('done'))
@@ -112,7 +112,7 @@ deskBookings.post('/:id{[0-9]+}/move', ...guards, async (c) => {
     return back(c, 'gone')
   }
   // only a slot the site offers now: working hours, enough notice, not booked
-  const free = await currentSlots(c)
+  const free = await currentSlots(c, { except: booking.id })
   if (free.slots.includes(to) && (await moveBooking(c, booking, to, staffOf(c))))
     return back(c, 'moved')
   // the slot was taken first, unless the booking itself was cancelled or moved meanwhile

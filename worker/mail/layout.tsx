@@ -103,7 +103,7 @@ function Mail({ letter, sig, lang }: { letter: Letter; sig: Signature; lang: Lan
                     </tr>
                     <tr>
                       <td style={{ padding: '28px 32px 8px', textAlign: align }}>
-                        <Body letter={letter} />
+                        <Body letter={letter} rtl={dir === 'rtl'} />
                       </td>
                     </tr>
                     <tr>
@@ -145,7 +145,7 @@ function Mail({ letter, sig, lang }: { letter: Letter; sig: Signature; lang: Lan
   )
 }
 
-function Body({ letter }: { letter: Letter }): ReactNode {
+function Body({ letter, rtl }: { letter: Letter; rtl: boolean }): ReactNode {
   return (
     <>
       {letter.greeting && <p style={text}>{letter.greeting}</p>}
@@ -211,7 +211,8 @@ function Body({ letter }: { letter: Letter }): ReactNode {
               <tr key={k}>
                 <td
                   style={{
-                    padding: '4px 12px 4px 0',
+                    // the gap on the label's far side, whichever way the text runs
+                    padding: rtl ? '4px 0 4px 12px' : '4px 12px 4px 0',
                     color: '#475569',
                     fontSize: '14px',
                     verticalAlign: 'top',

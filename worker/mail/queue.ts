@@ -1,4 +1,4 @@
-import { readConfig } from '../config'
+import { siteConfig } from '../config'
 import { lastMailOf, markFailed, staleMail } from '../db/outbox'
 import type { Bindings } from '../env'
 import { createTranslator } from '../i18n/translator'
@@ -76,7 +76,7 @@ export async function sendDigest(env: Bindings, now = new Date()) {
   ).results
   if (!n) return null
   const lang = agencyLanguage(env)
-  const config = readConfig(env, env.SITE_URL || 'http://localhost')
+  const config = siteConfig(env)
   const row = await mailRow(
     { env, config, lang, t: createTranslator(lang) },
     'agency_digest',

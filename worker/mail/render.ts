@@ -1,5 +1,5 @@
 import { isLang } from '../../client/lib/languages'
-import { readConfig } from '../config'
+import { siteConfig } from '../config'
 import { linkUrl, sealLink } from '../consent/links'
 import type { OutboxRow } from '../db/outbox'
 import type { Bindings } from '../env'
@@ -21,7 +21,7 @@ export async function renderMail(
   if (!isMailKind(row.kind)) throw new Error(`no template for "${row.kind}"`)
   const lang = isLang(row.language) ? row.language : 'en'
   const t = createTranslator(lang)
-  const config = readConfig(env, row.site_url || env.SITE_URL || 'http://localhost')
+  const config = siteConfig(env, row.site_url)
   const template = TEMPLATES[row.kind]
   const letter = await template.letter(
     mailContext(env, config, lang, t),

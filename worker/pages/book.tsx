@@ -1,13 +1,20 @@
 import { formatInTimeZone } from 'date-fns-tz'
 import type { Context } from 'hono'
 import BookingForm, { zoneName } from '../../client/islands/booking-form'
+import { Icon } from '../../client/components/icon'
 import { errorTexts } from '../components/form-texts'
 import { PageHero } from '../components/page-parts'
-import { findBooking, type Booking } from '../db/bookings'
+import { findBooking, findCancellation, type Booking, type CancelledBooking } from '../db/bookings'
 import type { AppEnv } from '../env'
 import { usePage } from '../render/context'
-import { describeSlot, invitationFor } from '../booking/invitation'
-import { bookingLinkProblem } from '../components/form-result'
+import {
+  cancellationFor,
+  describeSlot,
+  icsPath,
+  invitationFor,
+  slotOption,
+} from '../booking/invitation'
+import { bookingLinkProblem, formResult } from '../components/form-result'
 import { currentSlots, managedBooking } from '../services/bookings'
 
 /** The built-in booking page; `?embed=1` is the same page inside the scheduling dialog. */
@@ -74,15 +81,21 @@ export async function serveInvitation(c: Context<AppEnv>) {
   const token = (c.req.param('file') ?? '').replace(/\.ics$/, '')
   if (!/^[0-9a-f-]{36}$/.test(token)) return c.notFound()
   let booking: Booking | null
+  let cancelled: CancelledBooking | null = null
   try {
     booking = await findBooking(c.env.DB, token)
+    if (!booking) cancelled = await findCancellation(c.env.DB, token)
   } catch (err) {
     console.error('D1 read failed', err)
     return c.text(c.var.t('errors.unavailable'), 503)
   }
-  if (!booking) return c.notFound()
-  const day = formatInTimeZone(new Date(booking.slotStart), 'UTC', 'yyyy-MM-dd')
-  return c.body(invitationFor(c.var, booking), 200, {
+  // a cancelled call: the cancel, so that a calendar that has it removes it
+  const ics = booking
+    ? invitationFor(c.var, booking)
+    : cancelled && cancellationFor(c.var, cancelled)
+  if (!ics) return c.notFound()
+  const day = formatInTimeZone(new Date((booking ?? cancelled)!.slotStart), 'UTC', 'yyyy-MM-dd')
+  return c.body(ics, 200, {
     'Content-Type': 'text/calendar; charset=utf-8',
     'Content-Disposition': `attachment; filename="consultation-${day}.ics"`,
     'Cache-Control': 'private, no-store',
@@ -92,36 +105,58 @@ export async function serveInvitation(c: Context<AppEnv>) {
 /**
  * /book/manage?token=: the visitor's own booking, from the link in its e-mail (sealed, for that
  * one booking): when it is, where to meet, another time to move it to, or cancel it. Plain
- * forms: they work without JavaScript.
+ * forms: they work without JavaScript. After a move or a cancel the forms' redirect comes back
+ * here with `done=`, and the page says what became of it.
  */
 export async function serveManageBooking(c: Context<AppEnv>) {
   const token = c.req.query('token') ?? ''
+  const done = c.req.query('done')
   const found = await managedBooking(c, token)
-  if (!found.booking) return bookingLinkProblem(c, found.problem)
-  const { slots } = await currentSlots(c)
   c.header('Cache-Control', 'no-store')
   const t = c.var.t
-  return c.render(<ManageBookingPage booking={found.booking} slots={slots} token={token} />, {
-    title: `${t('booking.manage_title')} | ${t('meta.title_suffix')}`,
-    description: t('booking.manage_text'),
-  })
+  if (!found.booking)
+    return done === 'cancelled' && found.problem === 'gone'
+      ? formResult(c, 200, t('booking.cancelled_title'), t('booking.cancelled_text'), {
+          href: '/book',
+          label: t('booking.choose_time'),
+        })
+      : bookingLinkProblem(c, found.problem)
+  // the booking's own time, and those its buffer kept, are free for it
+  const { slots } = await currentSlots(c, { except: found.booking.id })
+  return c.render(
+    <ManageBookingPage
+      booking={found.booking}
+      slots={slots}
+      token={token}
+      moved={done === 'moved'}
+    />,
+    {
+      title: `${t('booking.manage_title')} | ${t('meta.title_suffix')}`,
+      description: t('booking.manage_text'),
+    },
+  )
 }
 
 function ManageBookingPage({
   booking,
   slots,
   token,
+  moved,
 }: {
   booking: Booking
   slots: string[]
   token: string
+  /** Just moved here (the move's redirect): say so, with the updated invitation. */
+  moved: boolean
 }) {
   const { t, lang } = usePage()
   const zone = booking.timeZone
+  const when = describeSlot(booking.slotStart, lang, zone)
   const dayOf = new Intl.DateTimeFormat(lang, { dateStyle: 'full', timeZone: zone })
-  const timeOf = new Intl.DateTimeFormat(lang, { timeStyle: 'short', timeZone: zone })
+  const optionOf = slotOption(lang, zone)
   const days = new Map<string, string[]>()
-  for (const s of slots) {
+  // the picker starts on the booking's own time
+  for (const s of [...new Set([...slots, booking.slotStart])].sort()) {
     const day = formatInTimeZone(new Date(s), zone, 'yyyy-MM-dd')
     days.set(day, [...(days.get(day) ?? []), s])
   }
@@ -129,10 +164,20 @@ function ManageBookingPage({
     <>
       <PageHero
         title={t('booking.manage_title')}
-        subtitle={t('booking.manage_when', { when: describeSlot(booking.slotStart, lang, zone) })}
+        subtitle={t('booking.manage_when', { when })}
         crumbs={[{ label: t('booking.manage_title') }]}
       />
       <section className="container max-w-3xl space-y-6 pb-16">
+        {moved && (
+          <div role="status" className="card bg-brand-50">
+            <h2 className="m-0 text-xl font-bold">{t('booking.moved_title')}</h2>
+            <p className="m-0 mt-2 text-ink-700">{t('booking.moved_text', { when })}</p>
+            <a href={icsPath(booking.token)} className="btn-primary mt-4">
+              <Icon name="download" />
+              {t('booking.add_calendar')}
+            </a>
+          </div>
+        )}
         <p className="m-0 text-ink-700">
           {t('booking.manage_zone', { zone: zoneName(lang, zone) })}
           {booking.meetingUrl && (
@@ -147,7 +192,7 @@ function ManageBookingPage({
         <form method="post" action="/api/bookings/manage/move" className="card space-y-4">
           <h2 className="m-0 text-xl font-bold">{t('booking.reschedule')}</h2>
           <input type="hidden" name="token" value={token} />
-          {slots.length ? (
+          {slots.some((s) => s !== booking.slotStart) ? (
             <>
               <div>
                 <label
@@ -160,13 +205,16 @@ function ManageBookingPage({
                   id="manage-slot"
                   name="slot"
                   required
+                  defaultValue={booking.slotStart}
                   className="w-full rounded-lg border border-slate-300 bg-white px-3 py-2.5 text-ink-900"
                 >
                   {[...days.values()].map((day) => (
                     <optgroup key={day[0]} label={dayOf.format(new Date(day[0]))}>
                       {day.map((s) => (
                         <option key={s} value={s}>
-                          {timeOf.format(new Date(s))}
+                          {s === booking.slotStart
+                            ? t('booking.current_time', { when: optionOf.format(new Date(s)) })
+                            : optionOf.format(new Date(s))}
                         </option>
                       ))}
                     </optgroup>

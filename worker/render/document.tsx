@@ -129,7 +129,7 @@ interface DocumentProps {
   jsonLd: string
   noindex?: boolean
   languages: readonly Lang[]
-  /** No splash and no welcome popup: a page the visitor came to for one errand. */
+  /** No splash, welcome popup or floating buttons: a page the visitor came to for one errand. */
   quiet?: boolean
   consent: Consent
   /** A notice carried over from the previous request (signed in, signed out). */

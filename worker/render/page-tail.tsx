@@ -13,9 +13,9 @@ import { pastedHtml, waitUntilOf, type PartStore } from './part-html'
 /**
  * What follows `<main>` on every page of the site's layout: the footer, the WhatsApp and
  * consultation buttons, the booking dialog, the welcome popup and the consent banner. It
- * depends on the language, the settings, the popup (`quiet`), the consent and the year, never
- * on the page or the visitor, and it is some 40% of a page's render (npm run bench, Node:
- * /contact 3.5 → 1.3 ms without it). So each isolate renders it once per such variant and
+ * depends on the language, the settings, the popup and buttons (`quiet`), the consent and the
+ * year, never on the page or the visitor, and it is some 40% of a page's render (npm run
+ * bench, Node: /contact 3.5 → 1.3 ms without it). So each isolate renders it once per such variant and
  * pastes the HTML into later pages; the first page renders it as part of itself.
  */
 interface TailProps {
@@ -28,7 +28,9 @@ function Tail({ quiet, consent }: TailProps) {
   return (
     <>
       <Footer />
-      <FloatingActions />
+      {/* an errand page's buttons (cancel a booking, confirm) are never under them; the
+          footer keeps WhatsApp and the booking link */}
+      {!quiet && <FloatingActions />}
       <BookingDialog />
       {!quiet && <WelcomePopup />}
       {hasTrackers(config) && <ConsentBanner open={consent === 'unset'} />}

@@ -12,6 +12,7 @@ import {
   deleteBooking,
   findBooking,
   insertBooking,
+  keepCancellation,
   listBookedIntervals,
   moveBookingSlot,
   type Booking,
@@ -21,15 +22,20 @@ import { audit } from '../db/desk'
 import type { AppEnv, Bindings } from '../env'
 import { createTranslator } from '../i18n/translator'
 import { enqueue, insertedIds, mailRow, writerOf, type MailWriter } from '../mail/enqueue'
+import type { ChangedCall } from '../mail/templates/booking'
 
 /**
  * Free slots from now, UTC ISO strings, oldest first, and what they were made from. The
  * calendar's busy times are the last read (calendar/busy.ts): this never waits on the calendar.
+ * `except`: a booking being moved, which frees its own time and the buffer around it.
  */
-export async function currentSlots(c: Context<AppEnv>, now = new Date()) {
+export async function currentSlots(
+  c: Context<AppEnv>,
+  { now = new Date(), except }: { now?: Date; except?: number } = {},
+) {
   const [availability, booked] = await Promise.all([
     loadAvailability(c.env),
-    listBookedIntervals(c.env.DB, now.toISOString()),
+    listBookedIntervals(c.env.DB, now.toISOString(), except),
   ])
   const busy = await cachedBusy(c.env, c.executionCtx, now.getTime(), availability.daysAhead)
   return {
@@ -59,10 +65,7 @@ export async function book(
     uid: bookingUid(token, c.var.config.siteUrl),
   }
   // the calendar read now: a meeting added since the slots were listed takes the slot
-  const { busy } = await currentBusy(c.env, Date.now(), availability.daysAhead)
-  const span = { start: Date.parse(b.slotStart), end: Date.parse(b.slotEnd) }
-  const buffer = availability.bufferMinutes * 60_000
-  if (busy.some((t) => span.start < t.end + buffer && span.end > t.start - buffer))
+  if (await calendarTakes(c.env, availability, b.slotStart, b.slotEnd))
     return { taken: true as const }
   const call = { ...b, token, notes: b.notes || undefined }
   const agencyTimeZone = availability.timeZone
@@ -88,6 +91,17 @@ export async function book(
   enqueue(c, insertedIds(results, [1, 2]))
   c.executionCtx.waitUntil(syncSoon(c.env))
   return { booking: { ...b, id: inserted[0].id, token, sequence: 0 } satisfies Booking }
+}
+
+/**
+ * Whether the agency's calendar, read now (the last read if it does not answer), has a busy
+ * time within the buffer of the span `start`–`end`.
+ */
+async function calendarTakes(env: Bindings, a: Availability, start: string, end: string) {
+  const { busy } = await currentBusy(env, Date.now(), a.daysAhead)
+  const span = { start: Date.parse(start), end: Date.parse(end) }
+  const buffer = a.bufferMinutes * 60_000
+  return busy.some((t) => span.start < t.end + buffer && span.end > t.start - buffer)
 }
 
 /** Where to meet: a fixed room (MEETING_URL), or a room of its own (MEETING_ROOM_BASE). */
@@ -141,29 +155,43 @@ export async function cancelBooking(
 ) {
   const db = c.env.DB
   const { name, slotStart, timeZone, email } = booking
+  const uid = uidOf(booking, c.var.config.siteUrl)
+  // the cancel for calendars: the same UID, one SEQUENCE more than the last invitation
+  const invitation = { ...invitationOf(booking), uid, sequence: booking.sequence + 1 }
   const results = await db.batch([
     deleteBooking(db, booking.id, slotStart),
     await mailRow(
       visitorWriter(c, booking.language),
       'booking_cancelled',
       email,
-      { name, slotStart, timeZone, byVisitor },
+      { name, slotStart, timeZone, byVisitor, invitation },
       { onlyIfInserted: true },
     ),
-    ...(await agencyTold(c, byVisitor, { name, email, slotStart })),
+    ...(await agencyTold(c, byVisitor, {
+      ...{ name, email, slotStart },
+      invitation: { ...invitation, cancelled: true },
+    })),
     audit(db, actor, 'booking.cancel', `booking/${booking.id}`, { slot: slotStart }, true),
     ...calendarDeletion(c, booking),
+    // its .ics link serves the cancel from now on
+    keepCancellation(db, booking, uid),
   ])
   enqueue(c, insertedIds(results, byVisitor ? [1, 2] : [1]))
   c.executionCtx.waitUntil(syncSoon(c.env))
   return results[0].results.length > 0
 }
 
+/** What a booking's invitation is made of, for the e-mails that carry it. */
+const invitationOf = (b: Booking) => ({
+  ...{ name: b.name, email: b.email, token: b.token, meetingUrl: b.meetingUrl },
+  ...{ slotStart: b.slotStart, slotEnd: b.slotEnd, uid: b.uid, sequence: b.sequence },
+})
+
 /** The agency's notice of a visitor's own change (statements for its batch; none for staff's). */
 async function agencyTold(
   c: Context<AppEnv>,
   byVisitor: boolean,
-  change: { name: string; email: string; slotStart: string; movedTo?: string },
+  change: Omit<ChangedCall, 'agencyTimeZone'>,
 ) {
   if (!byVisitor) return []
   const { timeZone: agencyTimeZone } = await loadAvailability(c.env)
@@ -195,6 +223,8 @@ export async function moveBooking(
 ) {
   const db = c.env.DB
   const { name, email, timeZone, token, notes, language, slotStart: from } = booking
+  // already there: nothing moves, nobody is told
+  if (to === from) return false
   // the meeting keeps its length; the target day's buffer and maximum hold
   const toEnd = endOf(to, (Date.parse(booking.slotEnd) - Date.parse(from)) / 60_000)
   const call = {
@@ -203,13 +233,18 @@ export async function moveBooking(
     ...{ slotStart: to, slotEnd: toEnd, previousStart: from, sequence: booking.sequence + 1 },
   }
   const availability = await loadAvailability(c.env)
+  // the calendar read now: a meeting added since the slots were listed takes the slot
+  if (await calendarTakes(c.env, availability, to, toEnd)) return false
   const results = await db.batch([
     moveBookingSlot(db, booking.id, from, to, toEnd, guardFor(availability, to)),
     await mailRow(visitorWriter(c, language), 'booking_moved', email, call, {
       onlyIfInserted: true,
     }),
     audit(db, actor, 'booking.move', `booking/${booking.id}`, { from, to }, true),
-    ...(await agencyTold(c, byVisitor, { name, email, slotStart: from, movedTo: to })),
+    ...(await agencyTold(c, byVisitor, {
+      ...{ name, email, slotStart: from, movedTo: to },
+      invitation: { ...invitationOf(booking), ...call },
+    })),
   ])
   enqueue(c, insertedIds(results, byVisitor ? [1, 3] : [1]))
   c.executionCtx.waitUntil(syncSoon(c.env))

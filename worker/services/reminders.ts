@@ -1,5 +1,5 @@
 import { isLang } from '../../client/lib/languages'
-import { readConfig } from '../config'
+import { siteConfig } from '../config'
 import { findBookingById } from '../db/bookings'
 import type { Bindings } from '../env'
 import { createTranslator } from '../i18n/translator'
@@ -33,7 +33,7 @@ export async function sendReminders(env: Bindings, now = Date.now()) {
       const booking = await findBookingById(db, id)
       if (!booking) continue
       const lang = isLang(booking.language) ? booking.language : 'en'
-      const config = readConfig(env, env.SITE_URL || 'http://localhost')
+      const config = siteConfig(env)
       const row = await mailRow(
         { env, config, lang, t: createTranslator(lang) },
         'booking_reminder',

@@ -1,5 +1,6 @@
 import { formatInTimeZone } from 'date-fns-tz'
 import { zoneName } from '../../../client/islands/booking-form'
+import { slotOption } from '../../booking/invitation'
 import type { Booking } from '../../db/bookings'
 import { usePage } from '../../render/context'
 import { DeskHeader, DeskNotice } from './leads'
@@ -49,12 +50,13 @@ export function DeskBookingsPage({
   const { t, lang } = usePage()
   const dayOf = new Intl.DateTimeFormat(lang, { dateStyle: 'full', timeZone })
   const timeOf = new Intl.DateTimeFormat(lang, { timeStyle: 'short', timeZone })
+  const optionOf = slotOption(lang, timeZone)
   // the free slots, once: every booking's move form offers the same ones
   const options = byDay(slots, (s) => s, timeZone).map((day) => (
     <optgroup key={day[0]} label={dayOf.format(new Date(day[0]))}>
       {day.map((s) => (
         <option key={s} value={s}>
-          {timeOf.format(new Date(s))}
+          {optionOf.format(new Date(s))}
         </option>
       ))}
     </optgroup>

@@ -1,5 +1,11 @@
 import { zoneName } from '../../../client/islands/booking-form'
-import { describeSlot, icsPath, invitationFor, managePath } from '../../booking/invitation'
+import {
+  cancellationFor,
+  describeSlot,
+  icsPath,
+  invitationFor,
+  managePath,
+} from '../../booking/invitation'
 import type { MailContext, MailTemplate } from './context'
 
 /** A booked consultation, as the confirmation and the agency's notice both need it. */
@@ -25,6 +31,19 @@ const attachment = (ctx: MailContext, b: BookedCall) => ({
   contentType: 'text/calendar; charset=utf-8; method=PUBLISH',
   content: invitationFor(ctx, b),
 })
+
+/** The cancellation a calendar app acts on: it removes the call it has under the same UID. */
+const cancelAttachment = (ctx: MailContext, b: CancelledInvitation) => ({
+  filename: 'consultation.ics',
+  contentType: 'text/calendar; charset=utf-8; method=CANCEL',
+  content: cancellationFor(ctx, b),
+})
+
+/** A cancelled call's invitation: its UID, and the SEQUENCE of the cancel (one past the last). */
+export type CancelledInvitation = Pick<
+  BookedCall,
+  'name' | 'email' | 'slotStart' | 'slotEnd' | 'token' | 'uid' | 'meetingUrl'
+> & { sequence: number }
 
 /** The visitor's own links: where to meet, and their booking's page to reschedule or cancel. */
 async function visitorLinks(ctx: MailContext, b: BookedCall) {
@@ -98,12 +117,15 @@ export interface CancelledCall {
   timeZone: string
   /** The visitor cancelled it themselves, from their booking's page. */
   byVisitor?: boolean
+  /** Its cancellation for the calendar (absent in e-mails written before it was sent). */
+  invitation?: CancelledInvitation
 }
 
 /** The visitor's notice that the agency cancelled their call, with the way to book again. */
 export const bookingCancelled: MailTemplate<CancelledCall> = {
   category: 'transactional',
-  letter: ({ t, lang, config }, b) => {
+  letter: (ctx, b) => {
+    const { t, lang, config } = ctx
     const when = describeSlot(b.slotStart, lang, b.timeZone)
     return {
       subject: t('mail.cancelled_subject', { when }),
@@ -119,6 +141,10 @@ export const bookingCancelled: MailTemplate<CancelledCall> = {
       ],
       action: { label: t('mail.cancelled_action'), url: `${config.siteUrl}/book?lang=${lang}` },
       closing: t('mail.signoff'),
+      // built when the message is rendered for sending, not when the outbox row is written
+      get attachments() {
+        return b.invitation ? [cancelAttachment(ctx, b.invitation)] : []
+      },
     }
   },
 }
@@ -167,12 +193,19 @@ export interface ChangedCall {
   /** The new time of a moved call; absent for a cancelled one. */
   movedTo?: string
   agencyTimeZone: string
+  /**
+   * The call's invitation as it now stands: the new time, or its cancellation (`cancelled`),
+   * for the calendar that took the agency's notice of the booking (absent in older e-mails).
+   */
+  invitation?: CancelledInvitation & { cancelled?: boolean }
 }
 
 /** The agency's notice that a visitor moved or cancelled their call from its page. */
 export const agencyBookingChanged: MailTemplate<ChangedCall> = {
   category: 'agency',
-  letter: ({ t, lang }, b) => {
+  letter: (ctx, b) => {
+    const { t, lang } = ctx
+    const invitation = b.invitation
     const zone = b.agencyTimeZone
     const at = (iso: string) => `${describeSlot(iso, lang, zone)} (${zoneName(lang, zone)})`
     const subject = b.movedTo
@@ -193,6 +226,14 @@ export const agencyBookingChanged: MailTemplate<ChangedCall> = {
           : ([[t('mail.label_when'), at(b.slotStart)]] as [string, string][])),
       ],
       replyTo: b.email,
+      get attachments() {
+        if (!invitation) return []
+        return [
+          invitation.cancelled
+            ? cancelAttachment(ctx, invitation)
+            : attachment(ctx, { ...invitation, timeZone: zone, language: lang }),
+        ]
+      },
     }
   },
 }
