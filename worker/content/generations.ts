@@ -1,4 +1,5 @@
 import { readGenerations } from '../db/content'
+import { noteDatabaseAnswer, noteDatabaseFailure } from '../db/outage'
 import type { ContentTag } from './kinds'
 
 /**
@@ -45,8 +46,11 @@ export async function currentGenerations(db: D1Database, { afterChange = false }
   )
   try {
     merge(await readGenerations(session), session.getBookmark(), Date.now())
+    noteDatabaseAnswer()
   } catch (err) {
-    // no table yet (an unmigrated database): every page at generation 0
+    // D1 not answering: the generations last read stand, and the edge serves its copies
+    // (render/edge-cache.ts); none read yet (or no table: an unmigrated database), generation 0
+    noteDatabaseFailure()
     console.error('content generations unread', err)
     merge({}, null, Date.now())
   }
