@@ -60,6 +60,8 @@ export interface AppEnv {
      * renders as for a visitor, with a notice that the account is unavailable (auth/session.ts).
      */
     sessionUnchecked?: boolean
+    /** Staff whose session the provider could not confirm (it is down): nothing is saved. */
+    deskReadOnly?: boolean
     /** The page's content came from the snapshot, D1 failing (content/live.ts). */
     contentSource?: 'snapshot'
     /** The page is not for search engines (the route table's `indexable: false`). */

@@ -9,6 +9,7 @@ import { usePage } from '../render/context'
 import { describeSlot, invitationFor } from '../booking/invitation'
 import { bookingLinkProblem } from '../components/form-result'
 import { currentSlots, managedBooking } from '../services/bookings'
+import { errorPage } from '../render/error-page'
 
 /** The built-in booking page; `?embed=1` is the same page inside the scheduling dialog. */
 export function BookPage({
@@ -78,7 +79,7 @@ export async function serveInvitation(c: Context<AppEnv>) {
     booking = await findBooking(c.env.DB, token)
   } catch (err) {
     console.error('D1 read failed', err)
-    return c.text(c.var.t('errors.unavailable'), 503)
+    return errorPage(c, 503)
   }
   if (!booking) return c.notFound()
   const day = formatInTimeZone(new Date(booking.slotStart), 'UTC', 'yyyy-MM-dd')
