@@ -41,10 +41,10 @@ function merge(read: Record<string, number>, bookmark: string | null, readAt: nu
  */
 export async function currentGenerations(db: D1Database, { afterChange = false } = {}) {
   if (!afterChange && known && Date.now() - known.readAt < REREAD_MS) return known.generations
-  const session = db.withSession(
-    afterChange ? 'first-primary' : (known?.bookmark ?? 'first-unconstrained'),
-  )
   try {
+    const session = db.withSession(
+      afterChange ? 'first-primary' : (known?.bookmark ?? 'first-unconstrained'),
+    )
     merge(await readGenerations(session), session.getBookmark(), Date.now())
     noteDatabaseAnswer()
   } catch (err) {
