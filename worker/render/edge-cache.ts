@@ -148,8 +148,10 @@ export function edgeCache({
     // stale-if-error: a render that failed is answered by the last copy, of any age
     const kept = res.status >= 500 && recalled(key, { stale: true })
     if (kept) {
-      c.res = undefined
-      return answerCopy(c, key, kept, nonce, true)
+      c.res = answerCopy(c, key, kept, nonce, true)
+      // (Hono keeps the failed answer's headers on the one that replaces it: not these)
+      for (const name of ['Retry-After', 'Cache-Control', 'Content-Length']) c.res.headers.delete(name)
+      return
     }
     const type = res.headers.get('Content-Type') ?? ''
     const html = res.body !== null && type.startsWith('text/html')

@@ -66,6 +66,8 @@ export async function errorPage(c: Context<AppEnv>, status: number): Promise<Res
       { status, headers: { 'Content-Type': 'text/html; charset=UTF-8' } },
     )
   }
+  // (a refusal's length, kept by Hono on the response that replaces it, is not the page's)
+  res.headers.delete('Content-Length')
   res.headers.set('Cache-Control', 'no-store')
   if (status === 503) res.headers.set('Retry-After', String(RETRY_AFTER_SECONDS))
   return res
@@ -83,13 +85,7 @@ export function errorPages(): MiddlewareHandler<AppEnv> {
     const { status } = c.res
     if (status < 400 || c.req.method === 'HEAD' || !wantsPage(c)) return
     if ((c.res.headers.get('Content-Type') ?? '').startsWith('text/html')) return
-    const refused = c.res
-    // the refusal's headers (its type, its length) are not the page's; its cookies are
-    c.res = undefined
-    const page = await errorPage(c, status)
-    for (const cookie of refused.headers.getSetCookie()) page.headers.append('Set-Cookie', cookie)
-    const retry = refused.headers.get('Retry-After')
-    if (retry) page.headers.set('Retry-After', retry)
-    c.res = page
+    // (the refusal's headers stay on the page, its cookies and Retry-After among them)
+    c.res = await errorPage(c, status)
   }
 }
