@@ -1,4 +1,6 @@
-import { env } from 'cloudflare:test'
+import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test'
+import app from '../../worker/index'
+import { SITE } from './auth/helpers'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { LANGS } from '../../client/lib/languages'
 import { refreshSnapshots } from '../../worker/content/snapshot'
@@ -89,4 +91,53 @@ describe('the site when D1 falls (issue 41)', () => {
       expect(page.body).toContain(LOCALES[lang].outage.account_unavailable)
     }
   })
+
+  it('the desk shows the snapshot and refuses a save with the form back as typed', async () => {
+    await refreshSnapshots(env)
+    const { cookie } = await person({ staff: true, secondFactor: true })
+    const { get, fail, env: siteEnv } = site()
+    // signed in while D1 answered (the provider's keys are kept by the isolate)
+    expect((await get('/desk/content/faq', { Cookie: cookie })).res.status).toBe(200)
+    fail()
+    const list = await get('/desk/content/faq', { Cookie: `${cookie}; preferred-language=de` })
+    expect(list.res.status).toBe(503)
+    expect(list.body).toContain(de.outage.desk_snapshot.split('{{at}}')[0])
+    // the published questions, read-only
+    const { results } = await env.DB.prepare(
+      `SELECT t.fields FROM content_items i JOIN content_texts t ON t.item_id = i.id
+       WHERE i.kind = 'faq' AND i.status = 'published' AND t.lang = 'en' LIMIT 1`,
+    ).all<{ fields: string }>()
+    const question = (JSON.parse(results[0].fields) as { q: string }).q
+    expect(visibleText(list.body)).toContain(question)
+
+    const form = new FormData()
+    for (const [k, v] of Object.entries({
+      version: '3',
+      lang: 'en',
+      action: 'save',
+      group: 'billing',
+      'text.q': 'Can I pay by invoice?',
+      'text.a': 'Yes: typed while the database was away.',
+    }))
+      form.set(k, v)
+    const ctx = createExecutionContext()
+    const res = await app.fetch(
+      new Request(`${SITE}/desk/content/faq/1`, {
+        method: 'POST',
+        headers: { Cookie: `${cookie}; preferred-language=pt`, Origin: SITE },
+        body: form,
+      }),
+      siteEnv,
+      ctx,
+    )
+    const body = await res.text()
+    await waitOnExecutionContext(ctx)
+    expect(res.status).toBe(503)
+    expect(res.headers.get('Retry-After')).toBe('60')
+    expect(body).toContain(pt.outage.desk_save_refused)
+    expect(body).toContain('Yes: typed while the database was away.')
+    expect(body).toContain('value="Can I pay by invoice?"')
+    expect(body).toContain('action="/desk/content/faq/1"')
+  })
 })
+
