@@ -194,37 +194,41 @@ const HTML_FORM_ROUTES = [
 ]
 
 describe('a body too large for any form (issue 41)', () => {
-  it('is the site error page, 413, in the language of the cookie, with a length or chunked; the next request is answered', { timeout: 180_000 }, async () => {
-    const langs = ['en', 'es', 'fr', 'de', 'pt', 'ar'] as const
-    const overForm = `message=${'x'.repeat(MAX_REQUEST_BYTES)}`
-    const overDesk = `message=${'x'.repeat(DESK_CONTENT_BYTES)}`
-    let n = 0
-    for (const path of HTML_FORM_ROUTES)
-      for (const chunked of [false, true]) {
-        const i = n++ % langs.length
-        // the desk's content forms take 5 MB (a picture and an article): more there
-        const body = path.startsWith('/desk/content/') ? overDesk : overForm
-        const res = await SELF.fetch(SITE + path, {
-          method: 'POST',
-          redirect: 'manual',
-          headers: {
-            'Content-Type': 'application/x-www-form-urlencoded',
-            Cookie: `preferred-language=${langs[i]}`,
-            Origin: SITE,
-            'CF-Connecting-IP': `198.19.${Math.floor(n / 250)}.${n % 250}`,
-          },
-          body: chunked ? new Blob([body]).stream() : body,
-        })
-        const page = await res.text()
-        const what = `${path} ${chunked ? 'chunked' : 'with a length'}`
-        expect(res.status, what).toBe(413)
-        expect(res.headers.get('Content-Type'), what).toMatch(/^text\/html/)
-        expect(page, what).toContain(`<html lang="${langs[i]}"`)
-        expect(page.includes(LOCALES[langs[i]].error_page.too_large.title), what).toBe(true)
-        expect(page, what).toContain('<footer')
-        const next = await SELF.fetch(`${SITE}/robots.txt`)
-        expect(next.status, `after ${what}`).toBe(200)
-        await next.text()
-      }
-  })
+  it(
+    'is the site error page, 413, in the language of the cookie, with a length or chunked; the next request is answered',
+    { timeout: 180_000 },
+    async () => {
+      const langs = ['en', 'es', 'fr', 'de', 'pt', 'ar'] as const
+      const overForm = `message=${'x'.repeat(MAX_REQUEST_BYTES)}`
+      const overDesk = `message=${'x'.repeat(DESK_CONTENT_BYTES)}`
+      let n = 0
+      for (const path of HTML_FORM_ROUTES)
+        for (const chunked of [false, true]) {
+          const i = n++ % langs.length
+          // the desk's content forms take 5 MB (a picture and an article): more there
+          const body = path.startsWith('/desk/content/') ? overDesk : overForm
+          const res = await SELF.fetch(SITE + path, {
+            method: 'POST',
+            redirect: 'manual',
+            headers: {
+              'Content-Type': 'application/x-www-form-urlencoded',
+              Cookie: `preferred-language=${langs[i]}`,
+              Origin: SITE,
+              'CF-Connecting-IP': `198.19.${Math.floor(n / 250)}.${n % 250}`,
+            },
+            body: chunked ? new Blob([body]).stream() : body,
+          })
+          const page = await res.text()
+          const what = `${path} ${chunked ? 'chunked' : 'with a length'}`
+          expect(res.status, what).toBe(413)
+          expect(res.headers.get('Content-Type'), what).toMatch(/^text\/html/)
+          expect(page, what).toContain(`<html lang="${langs[i]}"`)
+          expect(page.includes(LOCALES[langs[i]].error_page.too_large.title), what).toBe(true)
+          expect(page, what).toContain('<footer')
+          const next = await SELF.fetch(`${SITE}/robots.txt`)
+          expect(next.status, `after ${what}`).toBe(200)
+          await next.text()
+        }
+    },
+  )
 })

@@ -21,61 +21,65 @@ afterEach(() => {
 })
 
 describe('the site when D1 falls (issue 41)', () => {
-  it('serves every content page it served before, a signed-in visitor too; a page never served from the snapshot, else the 503 page', { timeout: 120_000 }, async () => {
-    await refreshSnapshots(env)
-    const article = `/blog/${await anArticle()}`
-    const pages = ['/', '/blog', article, '/portfolio', '/pricing', '/faq']
-    const { get, fail } = site()
-    const { email, cookie } = await person({ staff: false, secondFactor: false })
-    const before = new Map<string, string>()
-    for (const lang of LANGS)
-      for (const path of pages) {
-        const page = await get(path, { Cookie: `preferred-language=${lang}` })
-        expect(page.res.status, `${lang} ${path}`).toBe(200)
-        before.set(`${lang} ${path}`, visibleText(page.body))
-      }
+  it(
+    'serves every content page it served before, a signed-in visitor too; a page never served from the snapshot, else the 503 page',
+    { timeout: 120_000 },
+    async () => {
+      await refreshSnapshots(env)
+      const article = `/blog/${await anArticle()}`
+      const pages = ['/', '/blog', article, '/portfolio', '/pricing', '/faq']
+      const { get, fail } = site()
+      const { email, cookie } = await person({ staff: false, secondFactor: false })
+      const before = new Map<string, string>()
+      for (const lang of LANGS)
+        for (const path of pages) {
+          const page = await get(path, { Cookie: `preferred-language=${lang}` })
+          expect(page.res.status, `${lang} ${path}`).toBe(200)
+          before.set(`${lang} ${path}`, visibleText(page.body))
+        }
 
-    fail()
-    // ten minutes on: every copy is past its freshness, the generations are read again and fail
-    vi.useFakeTimers({ toFake: ['Date'] })
-    vi.setSystemTime(Date.now() + 10 * 60_000)
-    for (const lang of LANGS)
-      for (const path of pages) {
-        const page = await get(path, { Cookie: `preferred-language=${lang}` })
-        expect(page.res.status, `${lang} ${path}`).toBe(200)
-        expect(page.source, `${lang} ${path}`).toBe('stale')
-        expect(visibleText(page.body), `${lang} ${path}`).toBe(before.get(`${lang} ${path}`))
-      }
+      fail()
+      // ten minutes on: every copy is past its freshness, the generations are read again and fail
+      vi.useFakeTimers({ toFake: ['Date'] })
+      vi.setSystemTime(Date.now() + 10 * 60_000)
+      for (const lang of LANGS)
+        for (const path of pages) {
+          const page = await get(path, { Cookie: `preferred-language=${lang}` })
+          expect(page.res.status, `${lang} ${path}`).toBe(200)
+          expect(page.source, `${lang} ${path}`).toBe('stale')
+          expect(visibleText(page.body), `${lang} ${path}`).toBe(before.get(`${lang} ${path}`))
+        }
 
-    // a signed-in visitor's own render: the content from the snapshot; their session cannot be
-    // checked (the built-in service's keys are in D1), so the page is a visitor's, and says so
-    const mine = await get('/', { Cookie: `${cookie}; preferred-language=fr` })
-    expect(mine.res.status).toBe(200)
-    expect(mine.source).toBe('snapshot')
-    expect(mine.body.includes(fr.outage.account_unavailable)).toBe(true)
-    expect(mine.body.includes(`data-session="${email}"`)).toBe(false)
-    expect(visibleText(mine.body)).toContain(fr.home.testimonials_title)
+      // a signed-in visitor's own render: the content from the snapshot; their session cannot be
+      // checked (the built-in service's keys are in D1), so the page is a visitor's, and says so
+      const mine = await get('/', { Cookie: `${cookie}; preferred-language=fr` })
+      expect(mine.res.status).toBe(200)
+      expect(mine.source).toBe('snapshot')
+      expect(mine.body.includes(fr.outage.account_unavailable)).toBe(true)
+      expect(mine.body.includes(`data-session="${email}"`)).toBe(false)
+      expect(visibleText(mine.body)).toContain(fr.home.testimonials_title)
 
-    // never served: the blog's category view, from the snapshot
-    const category = await get('/blog?category=amazon', { Cookie: 'preferred-language=de' })
-    expect(category.res.status).toBe(200)
-    expect(category.source).toBe('snapshot')
-    expect(category.res.headers.get('Cache-Control')).toBe('no-store')
+      // never served: the blog's category view, from the snapshot
+      const category = await get('/blog?category=amazon', { Cookie: 'preferred-language=de' })
+      expect(category.res.status).toBe(200)
+      expect(category.source).toBe('snapshot')
+      expect(category.res.headers.get('Cache-Control')).toBe('no-store')
 
-    // with no snapshot either: the 503 page, in the visitor's language, to come back to
-    await env.MEDIA.delete('content-snapshot/case.json')
-    const another = site() // (another deploy: none of the copies above)
-    another.fail()
-    const nothing = await another.get('/portfolio', { Cookie: 'preferred-language=es' })
-    expect(nothing.res.status).toBe(503)
-    expect(nothing.res.headers.get('Retry-After')).toBe('60')
-    expect(nothing.res.headers.get('Content-Type')).toMatch(/^text\/html/)
-    expect(nothing.body).toContain('<html lang="es"')
-    expect(nothing.body).toContain(es.error_page.unavailable.title)
-    expect(nothing.body).toContain('<footer')
-    vi.useRealTimers()
-    await refreshSnapshots(env)
-  })
+      // with no snapshot either: the 503 page, in the visitor's language, to come back to
+      await env.MEDIA.delete('content-snapshot/case.json')
+      const another = site() // (another deploy: none of the copies above)
+      another.fail()
+      const nothing = await another.get('/portfolio', { Cookie: 'preferred-language=es' })
+      expect(nothing.res.status).toBe(503)
+      expect(nothing.res.headers.get('Retry-After')).toBe('60')
+      expect(nothing.res.headers.get('Content-Type')).toMatch(/^text\/html/)
+      expect(nothing.body).toContain('<html lang="es"')
+      expect(nothing.body).toContain(es.error_page.unavailable.title)
+      expect(nothing.body).toContain('<footer')
+      vi.useRealTimers()
+      await refreshSnapshots(env)
+    },
+  )
 
   it('a person whose session cannot be checked sees the site as a visitor, told so', async () => {
     const { cookie } = await person({ staff: false, secondFactor: false })
@@ -140,4 +144,3 @@ describe('the site when D1 falls (issue 41)', () => {
     expect(body).toContain('action="/desk/content/faq/1"')
   })
 })
-

@@ -99,15 +99,12 @@ function legalPage(path: PagePath, key: LegalKey): Handler<AppEnv> {
 /** Each route of the table with its handler; a route without one does not compile. */
 const handlers: Record<PagePath, Handler<AppEnv>> = {
   '/': async (c) =>
-    c.render(
-      <HomePage testimonials={(await testimonials(c)).map((i) => i.texts)} />,
-      {
-        title: c.var.t('meta.home_title'),
-        description: c.var.t('meta.home_description'),
-        image: 'home',
-        jsonLd: [website(c)],
-      },
-    ),
+    c.render(<HomePage testimonials={(await testimonials(c)).map((i) => i.texts)} />, {
+      title: c.var.t('meta.home_title'),
+      description: c.var.t('meta.home_description'),
+      image: 'home',
+      jsonLd: [website(c)],
+    }),
   '/about': simplePage('/about', AboutPage),
   '/services': simplePage('/services', ServicesPage, { image: 'services' }),
   '/portfolio': simplePage<CaseStudy[]>(
@@ -129,8 +126,7 @@ const handlers: Record<PagePath, Handler<AppEnv>> = {
     },
   ),
   '/faq': simplePage<Question[]>('/faq', ({ data }) => <FaqPage questions={data} />, {
-    load: async (c) =>
-      (await questions(c)).filter((q) => q.shared.group !== 'pricing'),
+    load: async (c) => (await questions(c)).filter((q) => q.shared.group !== 'pricing'),
     faqs: (data) => data.map((q) => q.texts),
   }),
   '/contact': simplePage('/contact', ContactPage),
@@ -230,7 +226,7 @@ const handlers: Record<PagePath, Handler<AppEnv>> = {
   },
 
   '/blog': async (c) => {
-    const { t, lang } = c.var
+    const { t } = c.var
     const list = await articles(c)
     const category = categoriesOf(list).find((cat) => cat.key === c.req.query('category'))
     const label = category?.label

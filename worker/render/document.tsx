@@ -248,7 +248,10 @@ function Document({
             <progress id="nav-progress" hidden aria-label={t('nav.loading')} />
             <Header />
             {accountUnavailable && (
-              <p role="status" className="m-0 bg-amber-50 px-4 py-2 text-center text-sm text-amber-900">
+              <p
+                role="status"
+                className="m-0 bg-amber-50 px-4 py-2 text-center text-sm text-amber-900"
+              >
                 {t('outage.account_unavailable')}
               </p>
             )}

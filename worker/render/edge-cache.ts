@@ -150,7 +150,8 @@ export function edgeCache({
     if (kept) {
       c.res = answerCopy(c, key, kept, nonce, true)
       // (Hono keeps the failed answer's headers on the one that replaces it: not these)
-      for (const name of ['Retry-After', 'Cache-Control', 'Content-Length']) c.res.headers.delete(name)
+      for (const name of ['Retry-After', 'Cache-Control', 'Content-Length'])
+        c.res.headers.delete(name)
       return
     }
     const type = res.headers.get('Content-Type') ?? ''
