@@ -8,6 +8,7 @@ import fr from '../../locales/fr.json'
 import pt from '../../locales/pt.json'
 
 import { DESK_CONTENT_BYTES, MAX_REQUEST_BYTES } from '../../worker/middleware/request-size'
+import { HTML_FORM_ROUTES } from '../routes'
 
 const LOCALES = { en, es, fr, de, pt, ar }
 
@@ -163,35 +164,6 @@ describe('fuzzing every API and form route', () => {
     expect(tooLarge).toBe(6)
   })
 })
-
-/** Every route a page's form posts to without JavaScript (desk forms included). */
-const HTML_FORM_ROUTES = [
-  ...FORM_ROUTES,
-  '/account/data',
-  '/account/delete-code',
-  '/account/delete',
-  '/api/email-signup',
-  '/api/newsletter',
-  '/api/guide-requests',
-  '/api/contact',
-  '/api/bookings',
-  '/api/bookings/manage/move',
-  '/api/bookings/manage/cancel',
-  '/subscribe/confirm',
-  '/unsubscribe',
-  '/privacy/request',
-  '/privacy/data',
-  '/desk/leads/contact/1',
-  '/desk/mail/1/resend',
-  '/desk/bookings/1/cancel',
-  '/desk/bookings/1/move',
-  '/desk/bookings/availability',
-  '/desk/bookings/feed',
-  '/desk/newsletters',
-  '/desk/newsletters/1',
-  '/desk/content/article/1',
-  '/desk/content/article/1/restore',
-]
 
 describe('a body too large for any form (issue 41)', () => {
   it(
