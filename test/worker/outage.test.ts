@@ -143,4 +143,28 @@ describe('the site when D1 falls (issue 41)', () => {
     expect(body).toContain('value="Can I pay by invoice?"')
     expect(body).toContain('action="/desk/content/faq/1"')
   })
+
+  it('answers a render that fails with the last copy the isolate kept (stale-if-error)', async () => {
+    const { get, failContent } = site()
+    const first = await get('/portfolio', { Cookie: 'preferred-language=pt' })
+    expect(first.res.status).toBe(200)
+    // the content's tables fail, the generations still answer; no snapshot of the cases, and
+    // the data centre's cache does not have the page (as on *.workers.dev)
+    failContent()
+    await env.MEDIA.delete('content-snapshot/case.json')
+    vi.spyOn(caches.default, 'match').mockResolvedValue(undefined)
+    vi.useFakeTimers({ toFake: ['Date'] })
+    vi.setSystemTime(Date.now() + 2 * 60_000)
+    try {
+      const page = await get('/portfolio', { Cookie: 'preferred-language=pt' })
+      expect(page.res.status).toBe(200)
+      expect(page.source).toBe('stale')
+      expect(page.res.headers.get('Retry-After')).toBeNull()
+      expect(visibleText(page.body)).toBe(visibleText(first.body))
+    } finally {
+      vi.restoreAllMocks()
+      vi.useRealTimers()
+      await refreshSnapshots(env)
+    }
+  })
 })

@@ -9,6 +9,21 @@ const unreachable = () => {
 }
 export const failingD1 = new Proxy({} as D1Database, { get: () => unreachable })
 
+/** A D1 whose content tables fail while the rest answers (the generations among them). */
+export function contentFailing(db: D1Database | D1DatabaseSession): D1Database {
+  return new Proxy(db as D1Database, {
+    get(target, name) {
+      if (name === 'prepare')
+        return (sql: string) =>
+          sql.includes('content_items') ? unreachable() : target.prepare(sql)
+      if (name === 'withSession')
+        return (constraint: string) => contentFailing(target.withSession(constraint))
+      const value = target[name as keyof D1Database]
+      return typeof value === 'function' ? (value as () => unknown).bind(target) : value
+    },
+  })
+}
+
 /**
  * A deploy of its own (a Worker version id: the edge cache starts empty for it), with a D1
  * that works until `fail()`.
@@ -25,7 +40,12 @@ export function site() {
     await waitOnExecutionContext(ctx)
     return { res, body, source: res.headers.get('x-content-source') }
   }
-  return { get, fail: () => void (deployEnv.DB = failingD1), env: deployEnv }
+  return {
+    get,
+    fail: () => void (deployEnv.DB = failingD1),
+    failContent: () => void (deployEnv.DB = contentFailing(env.DB)),
+    env: deployEnv,
+  }
 }
 
 /** A published article's address. */
