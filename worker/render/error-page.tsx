@@ -24,6 +24,10 @@ export function wantsPage(c: Context<AppEnv>) {
   )
 }
 
+/** "<title> | <site>", or the title alone where that is too long for search results (70). */
+const titled = (title: string, site: string) =>
+  `${title} | ${site}`.length <= 70 ? `${title} | ${site}` : title
+
 /** Where a refused form came from (a page of this site), to go back to it. */
 function formPage(c: Context<AppEnv>) {
   if (c.req.method === 'GET' || c.req.method === 'HEAD') return undefined
@@ -51,7 +55,7 @@ export async function errorPage(c: Context<AppEnv>, status: number): Promise<Res
     await renderer()(c, async () => {
       c.status(status as 400)
       c.res = await c.render(<ErrorPage status={status} back={formPage(c)} />, {
-        title: `${t(texts.title)} | ${t('meta.title_suffix')}`,
+        title: titled(t(texts.title), t('meta.title_suffix')),
         description: t(texts.text),
         noindex: true,
       })
