@@ -106,6 +106,10 @@ describe('the site when D1 falls (issue 41)', () => {
     const list = await get('/desk/content/faq', { Cookie: `${cookie}; preferred-language=de` })
     expect(list.res.status).toBe(503)
     expect(list.body).toContain(de.outage.desk_snapshot.split('{{at}}')[0])
+    // the rest of the desk needs D1: the 503 page, not a page that is not there
+    const leads = await get('/desk', { Cookie: cookie })
+    expect(leads.res.status).toBe(503)
+    expect(leads.body).toContain(en.error_page.unavailable.title)
     // the published questions, read-only
     const { results } = await env.DB.prepare(
       `SELECT t.fields FROM content_items i JOIN content_texts t ON t.item_id = i.id

@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from 'hono'
+import { HTTPException } from 'hono/http-exception'
 import { authClient } from '../auth/client'
 import { accessClaims } from '../auth/session'
 import type { AppEnv } from '../env'
@@ -27,7 +28,9 @@ export function staffOnly(): MiddlewareHandler<AppEnv> {
       c.set('account', confirmed.data)
     // the provider (D1, with the built-in one) not answering: the verified token's word, for the
     // content desk only, read-only (desk/content.tsx shows the snapshot, refuses every save)
-    else if (!confirmed.ok && confirmed.status >= 500 && c.req.path.startsWith('/desk/content')) {
+    else if (!confirmed.ok && confirmed.status >= 500) {
+      // elsewhere in the desk, the 503 page (the token is staff's: nothing is revealed)
+      if (!c.req.path.startsWith('/desk/content')) throw new HTTPException(503)
       c.set('account', { id: String(claims.sub), email: String(claims.email) })
       c.set('deskReadOnly', true)
     } else return refuse()
