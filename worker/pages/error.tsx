@@ -1,4 +1,5 @@
 import { Icon } from '../../client/components/icon'
+import { HISTORY_BACK_ATTR } from '../../client/enhance/navigation'
 import type { MessageKey } from '../i18n/translator'
 import { usePage } from '../render/context'
 
@@ -50,7 +51,7 @@ export function ErrorPage({ status, back }: { status: number; back?: string }) {
       <p className="m-0 mx-auto mt-4 max-w-xl text-lg text-ink-600">{t(texts.text)}</p>
       <div className="mt-8 flex flex-wrap justify-center gap-3">
         {back && (
-          <a href={back} className="btn-primary">
+          <a href={back} className="btn-primary" {...{ [HISTORY_BACK_ATTR]: '' }}>
             <Icon name="arrow-back" />
             {t('error_page.back_form')}
           </a>
