@@ -9,7 +9,7 @@ import { enhanceDialogs } from './enhance/dialogs'
 import { enhanceDisclosures } from './enhance/disclosure'
 import { enhanceEvents } from './enhance/events'
 import { enhanceLanguageMenu } from './enhance/language'
-import { enhanceNavigation, enhanceScrollButtons } from './enhance/navigation'
+import { enhanceBackLinks, enhanceNavigation, enhanceScrollButtons } from './enhance/navigation'
 import { enhanceNotices } from './enhance/notices'
 import { enhanceSession } from './enhance/session'
 import { enhanceWelcomePopup } from './enhance/welcome-popup'
@@ -73,6 +73,7 @@ const yieldToMain = (): Promise<void> =>
     enhanceDisclosures,
     enhanceNavigation,
     enhanceScrollButtons,
+    enhanceBackLinks,
     enhanceNotices,
     enhanceDialogs,
     enhanceBooking,

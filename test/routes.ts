@@ -47,3 +47,47 @@ export const PAGE_PATHS = [
 /** `path` in language `lang` (English is the bare path). */
 export const inLang = (path: string, lang: string) =>
   lang === 'en' ? path : `${path}${path.includes('?') ? '&' : '?'}lang=${lang}`
+
+/**
+ * Every route a page's form posts to without JavaScript, the desk's included: a refusal there
+ * is the site's error page (the fuzz and robustness tests).
+ */
+export const HTML_FORM_ROUTES = [
+  '/auth/sign-in',
+  '/auth/sign-up',
+  '/auth/sign-out',
+  '/auth/recover',
+  '/auth/reset',
+  '/auth/password',
+  '/auth/magic-link',
+  '/auth/magic-code',
+  '/auth/confirm',
+  '/auth/mfa',
+  '/auth/factors',
+  '/auth/factors/verify',
+  '/auth/factors/remove',
+  '/account/data',
+  '/account/delete-code',
+  '/account/delete',
+  '/api/email-signup',
+  '/api/newsletter',
+  '/api/guide-requests',
+  '/api/contact',
+  '/api/bookings',
+  '/api/bookings/manage/move',
+  '/api/bookings/manage/cancel',
+  '/subscribe/confirm',
+  '/unsubscribe',
+  '/privacy/request',
+  '/privacy/data',
+  '/desk/leads/contact/1',
+  '/desk/mail/1/resend',
+  '/desk/bookings/1/cancel',
+  '/desk/bookings/1/move',
+  '/desk/bookings/availability',
+  '/desk/bookings/feed',
+  '/desk/newsletters',
+  '/desk/newsletters/1',
+  '/desk/content/article/1',
+  '/desk/content/article/1/restore',
+]

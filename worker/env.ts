@@ -57,6 +57,15 @@ export interface AppEnv {
     /** The account as the provider confirmed it on a signed-in-only route (auth/session.ts). */
     account?: AuthUser
     signedIn?: boolean
+    /**
+     * The session could not be checked (the auth service or its keys out of reach): the page
+     * renders as for a visitor, with a notice that the account is unavailable (auth/session.ts).
+     */
+    sessionUnchecked?: boolean
+    /** Staff whose session the provider could not confirm (it is down): nothing is saved. */
+    deskReadOnly?: boolean
+    /** The page's content came from the snapshot, D1 failing (content/live.ts). */
+    contentSource?: 'snapshot'
     /** The page is not for search engines (the route table's `indexable: false`). */
     noindex?: boolean
     /** No splash or welcome popup over the page (the route table's `quiet`). */

@@ -81,7 +81,7 @@ Sitemap: ${c.var.config.siteUrl}/sitemap.xml
 feeds.get('/blog/rss.xml', async (c) => {
   const { t, lang, config } = c.var
   const site = config.siteUrl
-  const list = await articles(c.env.DB, lang)
+  const list = await articles(c)
   const items = list.map((a) => {
     const link = urlIn(site, `/blog/${a.slug}`, lang)
     return `    <item>

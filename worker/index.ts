@@ -33,6 +33,8 @@ import { media } from './content/media'
 import { feeds } from './feeds'
 import { pages, renderNotFound } from './pages'
 import { renderer } from './render/document'
+import { errorPage, errorPages, RETRY_AFTER_SECONDS, wantsPage } from './render/error-page'
+import { isDatabaseError } from './db/outage'
 import { answerFromMemory, keepAnswer } from './render/edge-memory'
 import { settleBody } from './settle-body'
 
@@ -73,6 +75,7 @@ app.use(requestSize())
 app.use(session())
 app.use(pageViews())
 app.use(renderer())
+app.use(errorPages())
 
 // the built-in auth service; a hosted one (AUTH_URL) replaces it in production
 app.route('/auth/v1', authService)
@@ -96,16 +99,21 @@ app.route('/', pages)
 app.notFound(renderNotFound)
 app.onError((err, c) => {
   // A refusal raised by middleware (a malformed JSON body, say) is the client's error, worded
-  // in its language and in the kind it asked for; anything else is ours.
-  const status = err instanceof HTTPException ? err.status : 500
+  // in its language and in the kind it asked for; D1 not answering is a 503 to retry; anything
+  // else is ours.
+  const status = err instanceof HTTPException ? err.status : isDatabaseError(err) ? 503 : 500
   if (status >= 500) console.error(err)
+  // a person gets the site's error page (render/error-page.tsx)
+  if (wantsPage(c)) return errorPage(c, status)
   const t = c.var.t as Translator | undefined
   const error =
-    status >= 500
-      ? (t?.('errors.server') ?? 'Something went wrong. Please try again.')
-      : status === 413
-        ? (t?.('errors.too_large') ?? 'This request is too large.')
-        : (t?.('errors.invalid') ?? 'Please check the form and try again.')
+    status === 503
+      ? (t?.('error_page.unavailable.text') ?? 'Please try again in a minute.')
+      : status >= 500
+        ? (t?.('errors.server') ?? 'Something went wrong. Please try again.')
+        : status === 413
+          ? (t?.('errors.too_large') ?? 'This request is too large.')
+          : (t?.('errors.invalid') ?? 'Please check the form and try again.')
   // the built-in auth service answers as GoTrue does
   if (c.req.path.startsWith('/auth/v1/')) {
     const code =
@@ -115,7 +123,9 @@ app.onError((err, c) => {
   }
   const wantsJson =
     c.req.path.startsWith('/api/') || c.req.header('Accept')?.includes('application/json')
-  return wantsJson ? c.json({ error }, status) : c.text(error, status)
+  if (!wantsJson) return errorPage(c, status)
+  if (status === 503) c.header('Retry-After', String(RETRY_AFTER_SECONDS))
+  return c.json({ error }, status)
 })
 
 export default {

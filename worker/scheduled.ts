@@ -1,5 +1,6 @@
 import { purgeExpired } from './auth-service/db'
 import { currentGenerations } from './content/generations'
+import { refreshSnapshots } from './content/snapshot'
 import { purgeCancellations } from './db/bookings'
 import { publishDue } from './db/content'
 import { limitOf } from './auth-service/settings'
@@ -39,6 +40,8 @@ export async function onSchedule(controller: ScheduledController, env: Bindings)
       console.log('published', published)
       await currentGenerations(env.DB, { afterChange: true })
     }
+    // the published content outside D1: any kind whose snapshot is missing or behind
+    await refreshSnapshots(env).catch((err) => console.error('content snapshots unwritten', err))
     await startDueIssues(env)
     // as of the trigger's time (the local cron can advance it: scripts/lib/crons.mjs)
     await sendReminders(env, controller.scheduledTime)

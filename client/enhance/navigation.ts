@@ -40,3 +40,21 @@ export function enhanceScrollButtons() {
     }
   })
 }
+
+/** A link back to the page the visitor came from (the error page's way back to a refused form). */
+export const HISTORY_BACK_ATTR = 'data-history-back'
+
+/**
+ * Such a link is the page's address without JavaScript; with it, the browser's own Back when
+ * that is where the visitor came from, which brings the form back as it was typed.
+ */
+export function enhanceBackLinks() {
+  document.addEventListener('click', (event) => {
+    if (event.defaultPrevented || event.button !== 0) return
+    if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return
+    const link = (event.target as Element).closest<HTMLAnchorElement>(`a[${HISTORY_BACK_ATTR}]`)
+    if (!link || history.length < 2 || document.referrer !== link.href) return
+    event.preventDefault()
+    history.back()
+  })
+}

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import ar from '../../locales/ar.json'
+import de from '../../locales/de.json'
 import en from '../../locales/en.json'
 import { hydrated, PHONE, useBrowser } from './browser'
 import { codeFor } from '../totp'
@@ -187,3 +188,28 @@ for (const [lang, t] of [
       await page.context().close()
     })
   })
+
+describe('a refused form (issue 41)', () => {
+  it("is the error page in the visitor's language, and its way back is the form as typed", async () => {
+    const page = await open('/auth?lang=de')
+    const email = `zurueck-${crypto.randomUUID().slice(0, 6)}@example.org`
+    await page.locator('main').getByLabel(de.auth.email).fill(email)
+    await page.locator('main').getByLabel(de.auth.password).fill('correct horse 1')
+    // the form's body made larger than any form may be, on its way
+    await page.route('**/auth/sign-in', (route) =>
+      route.continue({ postData: `email=x&password=${'x'.repeat(1_100_000)}` }),
+    )
+    const [refused] = await Promise.all([
+      page.waitForResponse('**/auth/sign-in'),
+      page.locator('main form').getByRole('button', { name: de.nav.sign_in }).click(),
+    ])
+    expect(refused.status()).toBe(413)
+    expect(await page.locator('h1').textContent()).toBe(de.error_page.too_large.title)
+    expect(await page.locator('footer').count()).toBe(1)
+    await hydrated(page)
+    await page.getByRole('link', { name: de.error_page.back_form }).click()
+    await page.waitForURL(/\/auth\?lang=de$/)
+    await expect.poll(() => page.locator('main').getByLabel(de.auth.email).inputValue()).toBe(email)
+    await page.context().close()
+  })
+})

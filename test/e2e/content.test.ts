@@ -151,6 +151,28 @@ describe('content edited in the desk', () => {
       ),
     ).toEqual([])
 
+    // D1 failing under a save (a trigger fails this item's writes as an unreachable D1 fails
+    // them): the message, nothing saved, and what was typed still in the form
+    const trigger = `outage_${slug.slice(-6)}`
+    await query(
+      `CREATE TRIGGER ${trigger} BEFORE UPDATE ON content_items WHEN OLD.slug = '${slug}'
+       BEGIN SELECT RAISE(ABORT, 'D1 is not answering'); END`,
+    )
+    try {
+      await page.goto(`${editor}?tab=en`)
+      const typed = 'Written while the database was away, and not lost.'
+      await page.getByLabel(c.fields.excerpt).fill(typed)
+      await page.getByRole('button', { name: c.save_live }).click()
+      await page.waitForLoadState()
+      expect(await page.getByRole('alert').first().textContent()).toContain(
+        en.outage.desk_save_refused,
+      )
+      expect(await page.getByLabel(c.fields.excerpt).inputValue()).toBe(typed)
+      expect(await page.getByLabel(c.fields.title).inputValue()).toBe(title)
+    } finally {
+      await query(`DROP TRIGGER ${trigger}`)
+    }
+
     // unpublished: gone from the lists, its page, the sitemap and the feeds, at once
     await page.goto(`${editor}?tab=en`)
     await page.getByRole('button', { name: c.unpublish }).click()

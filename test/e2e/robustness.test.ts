@@ -1,5 +1,11 @@
 import { describe, expect, inject, it } from 'vitest'
+import ar from '../../locales/ar.json'
+import de from '../../locales/de.json'
 import en from '../../locales/en.json'
+import es from '../../locales/es.json'
+import fr from '../../locales/fr.json'
+import pt from '../../locales/pt.json'
+import { HTML_FORM_ROUTES } from '../routes'
 import { keepAlive, send } from '../../scripts/lib/http-probe.mjs'
 import { query } from './d1'
 
@@ -8,6 +14,7 @@ import { query } from './d1'
 // still answers and a sign-up is still stored (README: "Robustness").
 
 const base = inject('baseURL')
+const LOCALES = { en, es, fr, de, pt, ar }
 const json = { 'Content-Type': 'application/json' }
 let visitor = 0
 const signUp = (email: string) => ({
@@ -60,6 +67,37 @@ describe('request bodies never stop the server', () => {
           const email = unique('after-big')
           expect((await send(base, { ...signUp(email), agent })).status).toBe(200)
           expect(await stored(email)).toBe(true)
+        }
+    } finally {
+      agent.destroy()
+    }
+  })
+
+  it("answers a form over 1 MB on every HTML form route with the error page in the cookie's language, then the next request on that connection", async () => {
+    const big = `message=${'x'.repeat(1_100_000)}`
+    const langs = ['en', 'es', 'fr', 'de', 'pt', 'ar'] as const
+    const agent = keepAlive()
+    let n = 0
+    try {
+      for (const path of HTML_FORM_ROUTES)
+        for (const chunked of [false, true]) {
+          const lang = langs[n++ % langs.length]
+          const what = `${path} chunked=${chunked}`
+          const refused = await send(base, {
+            path,
+            headers: {
+              'Content-Type': 'application/x-www-form-urlencoded',
+              Cookie: `preferred-language=${lang}`,
+            },
+            // (the desk's content forms take 5 MB)
+            body: path.startsWith('/desk/content/') ? big.repeat(5) : big,
+            chunked,
+            agent,
+          })
+          expect(refused.status, what).toBe(413)
+          expect(refused.text, what).toContain(`<html lang="${lang}"`)
+          expect(refused.text!.includes(LOCALES[lang].error_page.too_large.title), what).toBe(true)
+          expect((await send(base, { method: 'GET', path: '/robots.txt', agent })).status).toBe(200)
         }
     } finally {
       agent.destroy()

@@ -1,5 +1,16 @@
 import { SELF } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
+import ar from '../../locales/ar.json'
+import de from '../../locales/de.json'
+import en from '../../locales/en.json'
+import es from '../../locales/es.json'
+import fr from '../../locales/fr.json'
+import pt from '../../locales/pt.json'
+
+import { DESK_CONTENT_BYTES, MAX_REQUEST_BYTES } from '../../worker/middleware/request-size'
+import { HTML_FORM_ROUTES } from '../routes'
+
+const LOCALES = { en, es, fr, de, pt, ar }
 
 // Hostile and broken requests against every API and form route: none may answer 5xx, and
 // a JSON route answers every refusal in JSON. The histogram of statuses is printed for the
@@ -152,4 +163,44 @@ describe('fuzzing every API and form route', () => {
     // a body over 1 MB is refused, with a length or without (middleware/request-size.ts)
     expect(tooLarge).toBe(6)
   })
+})
+
+describe('a body too large for any form (issue 41)', () => {
+  it(
+    'is the site error page, 413, in the language of the cookie, with a length or chunked; the next request is answered',
+    { timeout: 180_000 },
+    async () => {
+      const langs = ['en', 'es', 'fr', 'de', 'pt', 'ar'] as const
+      const overForm = `message=${'x'.repeat(MAX_REQUEST_BYTES)}`
+      const overDesk = `message=${'x'.repeat(DESK_CONTENT_BYTES)}`
+      let n = 0
+      for (const path of HTML_FORM_ROUTES)
+        for (const chunked of [false, true]) {
+          const i = n++ % langs.length
+          // the desk's content forms take 5 MB (a picture and an article): more there
+          const body = path.startsWith('/desk/content/') ? overDesk : overForm
+          const res = await SELF.fetch(SITE + path, {
+            method: 'POST',
+            redirect: 'manual',
+            headers: {
+              'Content-Type': 'application/x-www-form-urlencoded',
+              Cookie: `preferred-language=${langs[i]}`,
+              Origin: SITE,
+              'CF-Connecting-IP': `198.19.${Math.floor(n / 250)}.${n % 250}`,
+            },
+            body: chunked ? new Blob([body]).stream() : body,
+          })
+          const page = await res.text()
+          const what = `${path} ${chunked ? 'chunked' : 'with a length'}`
+          expect(res.status, what).toBe(413)
+          expect(res.headers.get('Content-Type'), what).toMatch(/^text\/html/)
+          expect(page, what).toContain(`<html lang="${langs[i]}"`)
+          expect(page.includes(LOCALES[langs[i]].error_page.too_large.title), what).toBe(true)
+          expect(page, what).toContain('<footer')
+          const next = await SELF.fetch(`${SITE}/robots.txt`)
+          expect(next.status, `after ${what}`).toBe(200)
+          await next.text()
+        }
+    },
+  )
 })

@@ -152,13 +152,16 @@ async function renew(c: Context<AppEnv>, refreshToken: string) {
     // the old token's claims are not the new one's
     c.set('claims', undefined)
   } else if ('refused' in result) forgetSession(c)
-  // out of reach: signed out for this page, cookies kept for the next
+  // out of reach: a token still valid serves this page; an expired one leaves it signed out
+  // (it says so), cookies kept for the next
+  else if (!c.var.user) c.set('sessionUnchecked', true)
 }
 
 /**
  * Who is signed in, for every page: the access token verified against the service's JWKS
  * (issuer, audience, expiry, ES256 only). An expired token is refreshed once. Anything else
- * wrong — a bad token, the key set out of reach — renders the page signed out, never an error.
+ * wrong — a bad token, the key set out of reach — renders the page signed out, never an error;
+ * where the session could not be checked at all, the page says the account is unavailable.
  */
 export function session(): MiddlewareHandler<AppEnv> {
   return async function session(c, next) {
@@ -178,8 +181,10 @@ export function session(): MiddlewareHandler<AppEnv> {
         } else if (err instanceof errors.JOSEError && !(err instanceof errors.JWKSTimeout)) {
           // a token we will never accept: drop it
           forgetSession(c)
+        } else {
+          // the key set was out of reach: signed out for this page (it says so), cookies kept
+          c.set('sessionUnchecked', true)
         }
-        // otherwise the key set was out of reach: signed out for this page, cookies kept
       }
     }
     c.set('signedIn', Boolean(c.var.user))

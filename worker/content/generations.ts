@@ -1,4 +1,5 @@
 import { readGenerations } from '../db/content'
+import { noteDatabaseAnswer, noteDatabaseFailure } from '../db/outage'
 import type { ContentTag } from './kinds'
 
 /**
@@ -40,13 +41,16 @@ function merge(read: Record<string, number>, bookmark: string | null, readAt: nu
  */
 export async function currentGenerations(db: D1Database, { afterChange = false } = {}) {
   if (!afterChange && known && Date.now() - known.readAt < REREAD_MS) return known.generations
-  const session = db.withSession(
-    afterChange ? 'first-primary' : (known?.bookmark ?? 'first-unconstrained'),
-  )
   try {
+    const session = db.withSession(
+      afterChange ? 'first-primary' : (known?.bookmark ?? 'first-unconstrained'),
+    )
     merge(await readGenerations(session), session.getBookmark(), Date.now())
+    noteDatabaseAnswer()
   } catch (err) {
-    // no table yet (an unmigrated database): every page at generation 0
+    // D1 not answering: the generations last read stand, and the edge serves its copies
+    // (render/edge-cache.ts); none read yet (or no table: an unmigrated database), generation 0
+    noteDatabaseFailure()
     console.error('content generations unread', err)
     merge({}, null, Date.now())
   }

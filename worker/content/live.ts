@@ -1,9 +1,15 @@
+import type { Context } from 'hono'
 import type { Lang } from '../../client/lib/languages'
 import { liveItemQuery, liveItemsQuery, readLive, type LiveItem } from '../db/content'
+import { noteDatabaseAnswer, noteDatabaseFailure } from '../db/outage'
+import type { AppEnv } from '../env'
+import type { ContentKind } from './kinds'
+import { readSnapshot } from './snapshot'
 
 /**
  * What the public pages read of the content (db/content.ts does the SQL): typed per kind. A page
- * reads it before it renders (from the nearest replica), so the render itself never waits.
+ * reads it before it renders (from the nearest replica), so the render itself never waits; when
+ * D1 fails, it reads the snapshot of the published content instead (content/snapshot.ts).
  */
 
 /** A picture the desk stored (content/media.ts), with the size its page reserves. */
@@ -72,44 +78,114 @@ export interface FaqTexts {
 }
 export type Question = LiveItem<FaqTexts> & { shared: { group: string } }
 
+/** What a page reads its content from: the request's D1, its language, R2 for the snapshot. */
+type Source = Context<AppEnv>
+
+/**
+ * One page's reads from D1; when D1 fails, the same items from the kinds' snapshots in R2
+ * (content/snapshot.ts), and the response says so (`X-Content-Source: snapshot`, never kept
+ * by the edge: render/document.tsx). Without a snapshot the failure stands (a 503 page).
+ */
+async function readOr<T>(
+  c: Source,
+  fromD1: () => Promise<T>,
+  kinds: readonly ContentKind[],
+  fromSnapshot: (lists: Partial<Record<Lang, unknown[]>>[]) => T,
+): Promise<T> {
+  try {
+    const read = await fromD1()
+    noteDatabaseAnswer()
+    return read
+  } catch (err) {
+    noteDatabaseFailure()
+    const snapshots = await Promise.all(kinds.map((kind) => readSnapshot(c.env, kind))).catch(
+      () => [null],
+    )
+    if (snapshots.some((s) => !s)) throw err
+    console.error('content read from the snapshot: D1 failed', err)
+    c.set('contentSource', 'snapshot')
+    return fromSnapshot(snapshots.map((s) => s!.items))
+  }
+}
+
 /** Each page's reads, one batch each. */
-export async function articles(db: D1Database, lang: Lang) {
-  const [list] = await readLive(db, [liveItemsQuery(db, 'article', lang, { brief: true })])
-  return list as Article[]
+export function articles(c: Source) {
+  const { DB: db } = c.env
+  const { lang } = c.var
+  return readOr(
+    c,
+    async () => {
+      const [list] = await readLive(db, [liveItemsQuery(db, 'article', lang, { brief: true })])
+      return list as Article[]
+    },
+    ['article'],
+    ([items]) => (items[lang] ?? []) as Article[],
+  )
 }
 
 /** An article and the list its related reading comes from. */
-export async function articlePage(db: D1Database, slug: string, lang: Lang) {
-  const [found, list] = await readLive(db, [
-    liveItemQuery(db, 'article', slug, lang),
-    liveItemsQuery(db, 'article', lang, { brief: true }),
-  ])
-  return { article: (found[0] as Article | undefined) ?? null, list: list as Article[] }
+export function articlePage(c: Source, slug: string) {
+  const { DB: db } = c.env
+  const { lang } = c.var
+  return readOr(
+    c,
+    async () => {
+      const [found, list] = await readLive(db, [
+        liveItemQuery(db, 'article', slug, lang),
+        liveItemsQuery(db, 'article', lang, { brief: true }),
+      ])
+      return { article: (found[0] as Article | undefined) ?? null, list: list as Article[] }
+    },
+    ['article'],
+    ([items]) => {
+      const byLang = items as Partial<Record<Lang, Article[]>>
+      const found = [byLang[lang], byLang.en].map((l) => l?.find((a) => a.slug === slug))
+      return {
+        article: found[0] ?? found[1] ?? null,
+        list: byLang[lang] ?? [],
+      }
+    },
+  )
 }
 
-export async function caseStudies(db: D1Database, lang: Lang) {
-  const [list] = await readLive(db, [liveItemsQuery(db, 'case', lang)])
-  return list as CaseStudy[]
+/** A kind's live items in the page's language. */
+function listOf<T>(c: Source, kind: ContentKind) {
+  const { DB: db } = c.env
+  const { lang } = c.var
+  return readOr(
+    c,
+    async () => (await readLive(db, [liveItemsQuery(db, kind, lang)]))[0] as T[],
+    [kind],
+    ([items]) => (items[lang] ?? []) as T[],
+  )
 }
 
-export async function testimonials(db: D1Database, lang: Lang) {
-  const [list] = await readLive(db, [liveItemsQuery(db, 'testimonial', lang)])
-  return list as LiveItem<TestimonialTexts>[]
-}
+export const caseStudies = (c: Source) => listOf<CaseStudy>(c, 'case')
+
+export const testimonials = (c: Source) => listOf<LiveItem<TestimonialTexts>>(c, 'testimonial')
 
 /** The plans and the questions (the pricing page shows both). */
-export async function plansAndQuestions(db: D1Database, lang: Lang) {
-  const [plans, questions] = await readLive(db, [
-    liveItemsQuery(db, 'plan', lang),
-    liveItemsQuery(db, 'faq', lang),
-  ])
-  return { plans: plans as Plan[], questions: questions as Question[] }
+export function plansAndQuestions(c: Source) {
+  const { DB: db } = c.env
+  const { lang } = c.var
+  return readOr(
+    c,
+    async () => {
+      const [plans, questions] = await readLive(db, [
+        liveItemsQuery(db, 'plan', lang),
+        liveItemsQuery(db, 'faq', lang),
+      ])
+      return { plans: plans as Plan[], questions: questions as Question[] }
+    },
+    ['plan', 'faq'],
+    ([plans, questions]) => ({
+      plans: (plans[lang] ?? []) as Plan[],
+      questions: (questions[lang] ?? []) as Question[],
+    }),
+  )
 }
 
-export async function questions(db: D1Database, lang: Lang) {
-  const [list] = await readLive(db, [liveItemsQuery(db, 'faq', lang)])
-  return list as Question[]
-}
+export const questions = (c: Source) => listOf<Question>(c, 'faq')
 
 export const readingMinutes = (words: number) => Math.max(1, Math.round(words / 200))
 

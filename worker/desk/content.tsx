@@ -12,6 +12,9 @@ import {
   type ContentStatus,
 } from '../content/kinds'
 import { renderMarkdown } from '../content/markdown'
+import { readSnapshot, writeSnapshot } from '../content/snapshot'
+import { isDatabaseError } from '../db/outage'
+import { RETRY_AFTER_SECONDS } from '../render/error-page'
 import { findMedia, listMedia, storeMedia } from '../content/media'
 import {
   findItem,
@@ -28,6 +31,7 @@ import { limitBody, sameSiteOnly } from '../middleware/form-guard'
 import { DESK_CONTENT_BYTES } from '../middleware/request-size'
 import { agencyZone, deskTitle, staffOf } from './staff'
 import { ContentEditorPage, ContentListPage, type EditorState } from './pages/content'
+import { ContentSnapshotPage } from './pages/content-snapshot'
 
 /**
  * /desk/content: the agency's articles, cases, testimonials, plans and questions. One form per
@@ -44,11 +48,23 @@ deskContent.get('/:kind', async (c) => {
   const kind = c.req.param('kind')
   if (!isContentKind(kind)) return c.notFound()
   const t = c.var.t
-  return c.render(<ContentListPage kind={kind} items={await listItems(c.env.DB, kind)} />, {
+  const head = {
     title: deskTitle(c, t(`desk.content.kinds.${kind}`)),
     description: t('desk.description'),
     workspace: true,
-  })
+  }
+  try {
+    if (!c.var.deskReadOnly)
+      return c.render(<ContentListPage kind={kind} items={await listItems(c.env.DB, kind)} />, head)
+  } catch (err) {
+    if (!isDatabaseError(err)) throw err
+    console.error('desk: D1 failed, the snapshot shown', err)
+  }
+  // D1 not answering: what the site shows, read-only
+  const snapshot = await readSnapshot(c.env, kind).catch(() => null)
+  c.status(503)
+  c.header('Retry-After', String(RETRY_AFTER_SECONDS))
+  return c.render(<ContentSnapshotPage kind={kind} snapshot={snapshot} />, head)
 })
 
 const Id = v.union([
@@ -91,10 +107,10 @@ function tabOf(c: Context<AppEnv>, item: FullItem): Lang {
 
 async function renderEditor(c: Context<AppEnv>, item: FullItem, state: EditorState, status = 200) {
   const t = c.var.t
-  const [history, pictures] = await Promise.all([
-    item.id ? revisions(c.env.DB, item.id) : [],
-    listMedia(c.env.DB, 24),
-  ])
+  // (D1 not answering, the form still comes back: without its history and pictures)
+  const [history, pictures] = state.offline
+    ? [[], []]
+    : await Promise.all([item.id ? revisions(c.env.DB, item.id) : [], listMedia(c.env.DB, 24)])
   c.status(status as 200)
   const name = item.id ? state.title || item.slug : t(`desk.content.new.${item.kind}`)
   return c.render(
@@ -143,6 +159,14 @@ deskContent.get('/:kind/:id', async (c) => {
   })
 })
 
+/** A live item changed: its kind's new generation read now, its snapshot written after the answer. */
+async function afterLiveChange(c: Context<AppEnv>, kind: ContentKind) {
+  await currentGenerations(c.env.DB, { afterChange: true })
+  c.executionCtx.waitUntil(
+    writeSnapshot(c.env, kind).catch((err: unknown) => console.error('snapshot unwritten', err)),
+  )
+}
+
 const firstField = (kind: ContentKind) => KIND_FIELDS[kind].texts[0].name
 
 const Action = v.picklist(['save', 'publish', 'schedule', 'unpublish'])
@@ -169,9 +193,53 @@ const textsOnly = (form: Record<string, string>) => {
 }
 
 deskContent.post('/:kind/:id', sameSiteOnly(), limitBody(DESK_CONTENT_BYTES), async (c) => {
+  try {
+    if (c.var.deskReadOnly) throw new Error('D1: the session could not be confirmed')
+    return await saveFromForm(c)
+  } catch (err) {
+    if (!isDatabaseError(err)) throw err
+    console.error('desk: save refused, D1 failed', err)
+    return refusedWhileDown(c)
+  }
+})
+
+/**
+ * D1 not answering: nothing saved, and the form comes back as it was posted, with the message
+ * (503, Retry-After). The item as saved is unknown then: only its kind, id and version.
+ */
+async function refusedWhileDown(c: Context<AppEnv>) {
+  const { form } = await postedForm(c)
+  const kind = c.req.param('kind') ?? ''
+  const id = v.safeParse(Id, c.req.param('id'))
+  if (!isContentKind(kind) || !id.success) return c.notFound()
+  const lang: Lang = isLang(form.lang) ? form.lang : 'en'
+  const item: FullItem = {
+    ...blank(kind),
+    id: id.output === 'new' ? 0 : id.output,
+    slug: form.slug ?? '',
+    version: Number(form.version) || 0,
+  }
+  c.header('Retry-After', String(RETRY_AFTER_SECONDS))
+  return renderEditor(
+    c,
+    item,
+    {
+      lang,
+      values: form,
+      title: form[`text.${firstField(kind)}`] ?? '',
+      preview: '',
+      issues: { form: 'outage.desk_save_refused' },
+      offline: true,
+    },
+    503,
+  )
+}
+
+async function saveFromForm(c: Context<AppEnv>) {
+  // the form first: D1 failing below, it still comes back as posted
+  const { form, picture } = await postedForm(c)
   const current = await loadItem(c)
   if (!current) return c.json({ error: c.var.t('errors.invalid') }, 404)
-  const { form, picture } = await postedForm(c)
   const kind = current.kind
   const lang: Lang =
     isLang(form.lang) && (current.texts.en || form.lang === 'en') ? form.lang : 'en'
@@ -286,8 +354,8 @@ deskContent.post('/:kind/:id', sameSiteOnly(), limitBody(DESK_CONTENT_BYTES), as
       action: action.output,
       live,
     })
-    // this isolate keys its pages by the new generation at once
-    if (live) await currentGenerations(c.env.DB, { afterChange: true })
+    // this isolate keys its pages by the new generation at once; the snapshot follows
+    if (live) await afterLiveChange(c, kind)
     return c.redirect(`/desk/content/${kind}/${saved.id}?tab=${lang}&done=${action.output}`, 303)
   } catch (err) {
     if (!isStaleSave(err)) throw err
@@ -296,7 +364,7 @@ deskContent.post('/:kind/:id', sameSiteOnly(), limitBody(DESK_CONTENT_BYTES), as
     state.staleBy = newest ? { by: newest.updated_by, at: newest.updated_at } : undefined
     return renderEditor(c, newest ?? current, state, 409)
   }
-})
+}
 
 const prefixed = (issues: Record<string, string>, kind: ContentKind) =>
   Object.fromEntries(
@@ -333,7 +401,7 @@ deskContent.post('/:kind/:id/restore', sameSiteOnly(), limitBody(4096), async (c
       action: 'restore',
       live,
     })
-    if (live) await currentGenerations(c.env.DB, { afterChange: true })
+    if (live) await afterLiveChange(c, current.kind)
     return c.redirect(`/desk/content/${current.kind}/${current.id}?done=restore`, 303)
   } catch (err) {
     if (!isStaleSave(err)) throw err

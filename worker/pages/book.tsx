@@ -16,6 +16,7 @@ import {
 } from '../booking/invitation'
 import { bookingLinkProblem, formResult } from '../components/form-result'
 import { currentSlots, managedBooking } from '../services/bookings'
+import { errorPage } from '../render/error-page'
 
 /** The built-in booking page; `?embed=1` is the same page inside the scheduling dialog. */
 export function BookPage({
@@ -87,7 +88,7 @@ export async function serveInvitation(c: Context<AppEnv>) {
     if (!booking) cancelled = await findCancellation(c.env.DB, token)
   } catch (err) {
     console.error('D1 read failed', err)
-    return c.text(c.var.t('errors.unavailable'), 503)
+    return errorPage(c, 503)
   }
   // a cancelled call: the cancel, so that a calendar that has it removes it
   const ics = booking

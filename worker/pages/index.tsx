@@ -20,6 +20,7 @@ import { accountFactors, enrolment, pendingMfa } from '../auth/mfa'
 import { signedInOnly } from '../auth/session'
 import { PAGE_ROUTES, routeOf, type PagePath, type PageRoute } from '../routes'
 import { edgeCache } from '../render/edge-cache'
+import { errorPage } from '../render/error-page'
 import { AboutPage } from './about'
 import { AccountPage } from './account'
 import { AuthPage, ConfirmPage, ResetPage } from './auth'
@@ -31,7 +32,6 @@ import { FaqPage } from './faq'
 import { serveGuide } from './guide'
 import { HomePage } from './home'
 import { LegalPage, type LegalKey } from './legal'
-import { NotFoundPage } from './not-found'
 import { PortfolioPage } from './portfolio'
 import {
   serveConfirmPage,
@@ -99,22 +99,19 @@ function legalPage(path: PagePath, key: LegalKey): Handler<AppEnv> {
 /** Each route of the table with its handler; a route without one does not compile. */
 const handlers: Record<PagePath, Handler<AppEnv>> = {
   '/': async (c) =>
-    c.render(
-      <HomePage testimonials={(await testimonials(c.env.DB, c.var.lang)).map((i) => i.texts)} />,
-      {
-        title: c.var.t('meta.home_title'),
-        description: c.var.t('meta.home_description'),
-        image: 'home',
-        jsonLd: [website(c)],
-      },
-    ),
+    c.render(<HomePage testimonials={(await testimonials(c)).map((i) => i.texts)} />, {
+      title: c.var.t('meta.home_title'),
+      description: c.var.t('meta.home_description'),
+      image: 'home',
+      jsonLd: [website(c)],
+    }),
   '/about': simplePage('/about', AboutPage),
   '/services': simplePage('/services', ServicesPage, { image: 'services' }),
   '/portfolio': simplePage<CaseStudy[]>(
     '/portfolio',
     ({ data }) => <PortfolioPage cases={data} />,
     {
-      load: (c) => caseStudies(c.env.DB, c.var.lang),
+      load: (c) => caseStudies(c),
     },
   ),
   '/pricing': simplePage<{ plans: Plan[]; faqs: Question[] }>(
@@ -122,15 +119,14 @@ const handlers: Record<PagePath, Handler<AppEnv>> = {
     ({ data }) => <PricingPage plans={data.plans} faqs={data.faqs} />,
     {
       load: async (c) => {
-        const { plans, questions } = await plansAndQuestions(c.env.DB, c.var.lang)
+        const { plans, questions } = await plansAndQuestions(c)
         return { plans, faqs: questions.filter((q) => q.shared.group === 'pricing') }
       },
       faqs: (data) => data.faqs.map((q) => q.texts),
     },
   ),
   '/faq': simplePage<Question[]>('/faq', ({ data }) => <FaqPage questions={data} />, {
-    load: async (c) =>
-      (await questions(c.env.DB, c.var.lang)).filter((q) => q.shared.group !== 'pricing'),
+    load: async (c) => (await questions(c)).filter((q) => q.shared.group !== 'pricing'),
     faqs: (data) => data.map((q) => q.texts),
   }),
   '/contact': simplePage('/contact', ContactPage),
@@ -230,8 +226,8 @@ const handlers: Record<PagePath, Handler<AppEnv>> = {
   },
 
   '/blog': async (c) => {
-    const { t, lang } = c.var
-    const list = await articles(c.env.DB, lang)
+    const { t } = c.var
+    const list = await articles(c)
     const category = categoriesOf(list).find((cat) => cat.key === c.req.query('category'))
     const label = category?.label
     return c.render(<BlogListPage articles={list} category={category?.key} />, {
@@ -247,7 +243,7 @@ const handlers: Record<PagePath, Handler<AppEnv>> = {
   '/blog/:slug': async (c) => {
     const { t, lang } = c.var
     const slug = c.req.param('slug') ?? ''
-    const { article: a, list } = await articlePage(c.env.DB, slug, lang)
+    const { article: a, list } = await articlePage(c, slug)
     if (!a) return c.notFound()
     const path = `/blog/${a.slug}`
     // the social cards drawn for the articles from before the desk; the blog's for the others
@@ -323,11 +319,5 @@ for (const route of PAGE_ROUTES) {
   else pages.get(route.path, listed)
 }
 
-export function renderNotFound(c: Context<AppEnv>) {
-  c.status(404)
-  return c.render(<NotFoundPage />, {
-    title: titled(c, c.var.t('not_found.title')),
-    description: c.var.t('not_found.text'),
-    noindex: true,
-  })
-}
+/** The site's page for an address it does not have (render/error-page.tsx). */
+export const renderNotFound = (c: Context<AppEnv>) => errorPage(c, 404)

@@ -24,6 +24,12 @@ export const NONCE_PLACEHOLDER = `nonce-${clientAssets.build}`.padEnd(24, '-').s
 /** Which path a page took: `hit`, `miss` or `bypass` (a render of its own). */
 export const RENDER_HEADER = 'x-render'
 
+/**
+ * A page not rendered from D1's content as it is now, D1 not answering: `stale` (the edge's
+ * last copy, past its freshness) or `snapshot` (rendered from content/snapshot.ts).
+ */
+export const SOURCE_HEADER = 'x-content-source'
+
 /** An internal request that renders the page again and stores it (stale-while-revalidate). */
 export const REFRESH_HEADER = 'x-render-refresh'
 

@@ -4,7 +4,7 @@ import { deleteCookie, getCookie } from 'hono/cookie'
 import clientAssets from 'virtual:client-assets'
 import { dirOf, LANGS, type Lang } from '../../client/lib/languages'
 import { consentOf, type Consent } from './consent'
-import { RENDER_HEADER } from './cache-key'
+import { RENDER_HEADER, SOURCE_HEADER } from './cache-key'
 import { FLASH_COOKIE } from './flash'
 import { hasTrackers } from '../config'
 import { Header, WorkspaceBar } from '../components/header'
@@ -88,6 +88,7 @@ export function renderer(): MiddlewareHandler<AppEnv> {
             quiet={c.var.quiet}
             consent={consentOf(c)}
             flash={takeFlash(c)}
+            accountUnavailable={c.var.sessionUnchecked}
             langSource={c.var.langSource}
           >
             {children}
@@ -110,6 +111,11 @@ export function renderer(): MiddlewareHandler<AppEnv> {
       },
     )(c, next)
     if (!c.res.headers.get('Content-Type')?.startsWith('text/html')) return
+    // content from the snapshot, D1 not answering (content/live.ts): said, and kept by no one
+    if (c.var.contentSource) {
+      c.res.headers.set(SOURCE_HEADER, c.var.contentSource)
+      c.res.headers.set('Cache-Control', 'no-store')
+    }
     // pages outside the edge cache say so too
     if (!c.res.headers.has(RENDER_HEADER)) c.res.headers.set(RENDER_HEADER, 'bypass')
     // Each page carries a nonce of its own: no shared cache may hand it to someone else, and the
@@ -134,6 +140,8 @@ interface DocumentProps {
   consent: Consent
   /** A notice carried over from the previous request (signed in, signed out). */
   flash?: string
+  /** The session could not be checked: the page is a visitor's, and says why (auth/session.ts). */
+  accountUnavailable?: boolean
   langSource: string
   children: React.ReactNode
 }
@@ -152,6 +160,7 @@ function Document({
   quiet = false,
   consent,
   flash,
+  accountUnavailable,
   langSource,
   children,
 }: DocumentProps) {
@@ -238,6 +247,14 @@ function Document({
             </a>
             <progress id="nav-progress" hidden aria-label={t('nav.loading')} />
             <Header />
+            {accountUnavailable && (
+              <p
+                role="status"
+                className="m-0 bg-amber-50 px-4 py-2 text-center text-sm text-amber-900"
+              >
+                {t('outage.account_unavailable')}
+              </p>
+            )}
             <main id="main" tabIndex={-1} className="outline-none">
               {children}
             </main>

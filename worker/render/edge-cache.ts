@@ -7,7 +7,9 @@ import {
   readRequest,
   REFRESH_HEADER,
   RENDER_HEADER,
+  SOURCE_HEADER,
 } from './cache-key'
+import { databaseDown } from '../db/outage'
 import { forget, recalled, remember, willAnswer } from './edge-memory'
 import { currentGenerations, generationKey } from '../content/generations'
 import type { ContentTag } from '../content/kinds'
@@ -87,6 +89,24 @@ function refresh(c: Context<AppEnv>, key: string) {
 }
 
 /**
+ * A copy as this response: its age said, the nonce written in. A stale one is refreshed in the
+ * background, unless D1 is not answering (`stale`: nothing to refresh from; the response says
+ * where it came from).
+ */
+function answerCopy(c: Context<AppEnv>, key: string, copy: Copy, nonce: string, stale: boolean) {
+  const age = (Date.now() - copy.storedAt) / 1000
+  if (stale) c.header(SOURCE_HEADER, 'stale')
+  else if (age > FRESH_SECONDS) {
+    // served this once more; the next visitor gets the refreshed one
+    forget(key)
+    refresh(c, key)
+  }
+  c.header(RENDER_HEADER, 'hit')
+  c.header('Age', String(Math.floor(age)))
+  return c.body(withNonceJoined(copy, nonce), 200, { 'Content-Type': copy.type })
+}
+
+/**
  * A page route's cache: `query` names the query parameters that change its HTML (other
  * parameters, e.g. campaign tags, share the page's copy), `shows` the kinds of content it
  * shows (their generations key it). Sets `x-render`.
@@ -107,25 +127,16 @@ export function edgeCache({
     const content = shows.length ? generationKey(await currentGenerations(c.env.DB), shows) : ''
     const key = keyFor(await deployId(c.var.config, c.env.CF_VERSION_METADATA?.id), query, content)
     willAnswer(c.req.raw, { key, page, query, shows, nonce })
+    // D1 not answering (the generations unread): the content's last copy at any age
+    const down = shows.length > 0 && databaseDown()
     if (!isRefreshRequest(c.req.raw)) {
       let copy = recalled(key)
       if (!copy) {
         copy = await fetched(cache, key)
         if (copy) remember(key, copy)
       }
-      if (copy) {
-        const age = (Date.now() - copy.storedAt) / 1000
-        if (age > FRESH_SECONDS) {
-          // served this once more; the next visitor gets the refreshed one
-          forget(key)
-          refresh(c, key)
-        }
-        c.header(RENDER_HEADER, 'hit')
-        c.header('Age', String(Math.floor(age)))
-        return c.body(withNonceJoined(copy, nonce), 200, {
-          'Content-Type': copy.type,
-        })
-      }
+      if (!copy && down) copy = recalled(key, { stale: true })
+      if (copy) return answerCopy(c, key, copy, nonce, down)
     }
 
     // A miss: render with the placeholder, keep one copy, send the other with the nonce.
@@ -134,10 +145,23 @@ export function edgeCache({
     c.set('pageOutput', output)
     await next()
     const res = c.res
+    // stale-if-error: a render that failed is answered by the last copy, of any age
+    const kept = res.status >= 500 && recalled(key, { stale: true })
+    if (kept) {
+      c.res = answerCopy(c, key, kept, nonce, true)
+      // (Hono keeps the failed answer's headers on the one that replaces it: not these)
+      for (const name of ['Retry-After', 'Cache-Control', 'Content-Length'])
+        c.res.headers.delete(name)
+      return
+    }
     const type = res.headers.get('Content-Type') ?? ''
     const html = res.body !== null && type.startsWith('text/html')
+    // (a page from the content's snapshot is not kept: it is not what D1 holds)
     const cacheable =
-      html && res.status === 200 && !(res.headers.get('Cache-Control') ?? '').includes('no-store')
+      html &&
+      res.status === 200 &&
+      !c.var.contentSource &&
+      !(res.headers.get('Cache-Control') ?? '').includes('no-store')
     res.headers.set(RENDER_HEADER, cacheable ? 'miss' : 'bypass')
     const keep = (copy: Copy) => {
       remember(key, copy)

@@ -2,7 +2,14 @@ import { encodeBase64 } from 'hono/utils/encode'
 import { recordVisit } from '../analytics/record'
 import { readConfig } from '../config'
 import type { Bindings } from '../env'
-import { isRefreshRequest, knownDeployId, readRequest, RENDER_HEADER } from './cache-key'
+import {
+  isRefreshRequest,
+  knownDeployId,
+  readRequest,
+  RENDER_HEADER,
+  SOURCE_HEADER,
+} from './cache-key'
+import { databaseDown } from '../db/outage'
 import { withNonceJoined, type Copy } from './nonce-slots'
 import { freshGenerations, generationKey } from '../content/generations'
 import type { ContentTag } from '../content/kinds'
@@ -42,11 +49,14 @@ export function forget(key: string) {
   memoryBytes -= weight(old)
 }
 
-export function recalled(key: string): Copy | undefined {
+/**
+ * The isolate's copy of a page while fresh. `stale`: at any age, for stale-if-error (D1 not
+ * answering, render/edge-cache.ts); an old copy stays for that until newer ones push it out.
+ */
+export function recalled(key: string, { stale = false } = {}): Copy | undefined {
   const copy = memory.get(key)
   if (!copy) return undefined
-  forget(key)
-  if (Date.now() - copy.storedAt > MEMORY_SECONDS * 1000) return undefined
+  if (!stale && Date.now() - copy.storedAt > MEMORY_SECONDS * 1000) return undefined
   remember(key, copy) // most recently used now
   return copy
 }
@@ -85,12 +95,20 @@ const pending = new WeakMap<Request, Pending>()
 export const willAnswer = (request: Request, p: Pending) => void pending.set(request, p)
 
 const POLICY = 'content-security-policy'
-const PER_RESPONSE = new Set([POLICY, RENDER_HEADER, 'age', 'content-length', 'set-cookie'])
+const PER_RESPONSE = new Set([
+  POLICY,
+  RENDER_HEADER,
+  SOURCE_HEADER,
+  'age',
+  'content-length',
+  'set-cookie',
+])
 
 /** After the app: keeps a cacheable page's final headers, for answers before the app. */
 export function keepAnswer(request: Request, res: Response) {
   const p = pending.get(request)
-  if (!p || res.status !== 200 || res.headers.has('Set-Cookie')) return
+  if (!p || res.status !== 200 || res.headers.has('Set-Cookie') || res.headers.has(SOURCE_HEADER))
+    return
   const policy = res.headers.get(POLICY)
   if (!policy || !p.nonce || !policy.includes(p.nonce)) return
   const headers = new Headers(res.headers)
@@ -110,7 +128,8 @@ export function keepAnswer(request: Request, res: Response) {
  * A page from this isolate's memory without the app, or undefined for the app to answer: the
  * same key, headers and bytes (with a nonce of its own) the app would send, and the visit
  * counted. Anything out of the ordinary goes to the app: another method, a body, a cookie of
- * someone's own, `?lang=` (it sets a cookie), a refresh, a page or a deploy not yet seen here.
+ * someone's own, `?lang=` (it sets a cookie), a refresh, a page or a deploy not yet seen here,
+ * D1 not answering.
  */
 export function answerFromMemory(
   request: Request,
@@ -119,6 +138,8 @@ export function answerFromMemory(
 ): Response | undefined {
   if (request.method !== 'GET' || request.body || memory.size === 0 || isRefreshRequest(request))
     return undefined
+  // D1 not answering: the app serves the copies, saying they are stale
+  if (databaseDown()) return undefined
   const { page, param, personal, lang, key: keyFor } = readRequest(request)
   const known = queryNames.get(page)
   const path = page.slice(page.indexOf('/', page.indexOf('//') + 2))

@@ -33,6 +33,8 @@ export interface EditorState {
   done?: string
   /** A refused stale save: who saved the newer version, when. */
   staleBy?: { by: string; at: string }
+  /** D1 not answering: the item as saved is unknown (its version line and history not shown). */
+  offline?: boolean
 }
 
 function KindNav({ kind }: { kind: ContentKind }) {
@@ -151,7 +153,8 @@ function useIssue() {
   const { t } = usePage()
   return (issue: string | undefined, spec?: FieldSpec) => {
     if (!issue) return undefined
-    const key = `desk.content.errors.${issue}`
+    // (a dotted issue is a message of its own: outage.desk_save_refused)
+    const key = issue.includes('.') ? issue : `desk.content.errors.${issue}`
     return isMessageKey(key)
       ? t(key, { max: spec?.max ?? '', min: spec?.min ?? 1 })
       : t('desk.content.errors.invalid')
@@ -414,7 +417,7 @@ export function ContentEditorPage({
             {t('desk.content.back', { kind: t(`desk.content.kinds.${kind}`) })}
           </a>
         </p>
-        {!isNew && (
+        {!isNew && !state.offline && (
           <div className="flex flex-wrap items-center gap-3 text-sm text-ink-700">
             <StatusBadge status={item.status} at={item.publish_at} />
             <span>

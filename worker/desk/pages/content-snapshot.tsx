@@ -1,0 +1,53 @@
+import { LANGS, LANGUAGE_NAMES } from '../../../client/lib/languages'
+import type { ContentKind } from '../../content/kinds'
+import type { Snapshot } from '../../content/snapshot'
+import { formatDateTime } from '../../i18n/format'
+import { usePage } from '../../render/context'
+import { DeskHeader, DeskNotice, DeskTable } from './leads'
+
+/**
+ * The content desk while D1 does not answer: what the site shows (the kind's snapshot,
+ * content/snapshot.ts), read-only, and a notice saying so and since when it was saved.
+ */
+export function ContentSnapshotPage({
+  kind,
+  snapshot,
+}: {
+  kind: ContentKind
+  snapshot: Snapshot | null
+}) {
+  const { t, lang } = usePage()
+  const english = snapshot?.items.en ?? []
+  const titleOf = (texts: Record<string, unknown>) => String(Object.values(texts)[0] ?? '')
+  return (
+    <>
+      <DeskHeader title={t('desk.nav.content')} section="/desk/content" />
+      <div className="container space-y-6 pb-16">
+        <DeskNotice ok={false}>
+          {t('outage.desk_snapshot', {
+            at: snapshot ? formatDateTime(lang, snapshot.writtenAt) : '—',
+          })}
+        </DeskNotice>
+        {english.length > 0 && (
+          <DeskTable
+            caption={t(`desk.content.kinds.${kind}`)}
+            columns={[t('desk.content.columns.title'), t('desk.content.columns.languages')]}
+          >
+            {english.map((item) => (
+              <tr key={item.slug} className="border-t border-slate-200 align-top">
+                <td className="px-3 py-2 font-semibold" lang="en">
+                  {titleOf(item.texts)}
+                </td>
+                <td className="px-3 py-2 text-ink-600">
+                  {LANGS.filter((l) => item.langs.includes(l))
+                    .map((l) => LANGUAGE_NAMES[l])
+                    .join(', ')}
+                </td>
+              </tr>
+            ))}
+          </DeskTable>
+        )}
+      </div>
+    </>
+  )
+}
