@@ -1,4 +1,5 @@
 import { env, SELF } from 'cloudflare:test'
+import { XMLParser, XMLValidator } from 'fast-xml-parser'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { LANGS } from '../../../client/lib/languages'
 import {
@@ -259,7 +260,16 @@ describe('the edge cache', () => {
     const html = await (await get(`/blog/${fields.slug}?lang=fr`)).text()
     expect(html).toContain('<html lang="fr"')
     expect(html).toMatch(/<h1[^>]*lang="en"[^>]*>Desk test article/)
-    expect(html).toContain('Cet article n’est pas encore traduit en français. Le voici en English.')
+    expect(html).toContain('Cet article n’est pas encore traduit en français. Le voici en anglais.')
+    // the note names English in the visitor's language
+    const notes = {
+      de: 'Hier ist er auf Englisch.',
+      pt: 'Aqui está em inglês.',
+      es: 'Aquí lo tienes en inglés.',
+      ar: 'إليك نسخته باللغة الإنجليزية.',
+    }
+    for (const [lang, note] of Object.entries(notes))
+      expect(await (await get(`/blog/${fields.slug}?lang=${lang}`)).text(), lang).toContain(note)
     expect(html).toContain('<meta name="robots" content="noindex"/>')
     const hreflang = [...html.matchAll(/<link rel="alternate" hrefLang="([^"]+)"/g)].map(
       (m) => m[1],
@@ -268,6 +278,24 @@ describe('the edge cache', () => {
     const sitemap = await (await get('/sitemap.xml')).text()
     expect(sitemap).toContain(`<loc>${SITE}/blog/${fields.slug}</loc>`)
     expect(sitemap).not.toContain(`<loc>${SITE}/blog/${fields.slug}?lang=fr</loc>`)
+  })
+})
+
+describe('the feeds', () => {
+  it('hands an excerpt to feed readers as text: escaped as HTML, then as XML', async () => {
+    const excerpt = 'mentions <img src=x onerror=alert(2)> as text, and use <title> tags & "quotes"'
+    const fields = article({ 'text.excerpt': `${excerpt}\u0007` })
+    await itemOf(await save('/desk/content/article/new', { ...fields, action: 'publish' }))
+    const body = await (await get('/blog/rss.xml?lang=en')).text()
+    expect(XMLValidator.validate(body)).toBe(true)
+    // an XML parser decodes once, as a reader does: what it gets is HTML that shows the text
+    const items = new XMLParser().parse(body).rss.channel.item as {
+      title: string
+      description: string
+    }[]
+    const html = items.find((i) => i.title === fields['text.title'])!.description
+    expect(html).not.toMatch(/<img|<title/)
+    expect(decode(html)).toBe(excerpt)
   })
 })
 

@@ -9,7 +9,7 @@ import type {
   IssueStatus,
   ListedIssue,
 } from '../../db/newsletters'
-import { formatDateTime } from '../../i18n/format'
+import { formatDateTime, languageName } from '../../i18n/format'
 import { usePage } from '../../render/context'
 import { DeskHeader, DeskNotice, DeskTable } from './leads'
 
@@ -225,7 +225,7 @@ function Record({
 
 /** The e-mail itself, framed at a desktop's and a phone's width (desk/newsletters.tsx). */
 function EmailPreview({ issue, tab }: { issue: FullIssue; tab: Lang }) {
-  const { t } = usePage()
+  const { t, lang } = usePage()
   if (!issue.texts.en) return null
   const src = `/desk/newsletters/${issue.id}/email?tab=${tab}&v=${issue.version}`
   const shown = issue.texts[tab] ? tab : 'en'
@@ -235,7 +235,7 @@ function EmailPreview({ issue, tab }: { issue: FullIssue; tab: Lang }) {
         {t('desk.newsletters.preview')}
       </h2>
       <p className="m-0 text-sm text-ink-600">
-        {t('desk.newsletters.preview_note', { language: LANGUAGE_NAMES[shown] })}
+        {t('desk.newsletters.preview_note', { language: languageName(lang, shown) })}
       </p>
       <div className="flex flex-wrap items-start gap-6">
         {(
@@ -253,7 +253,7 @@ function EmailPreview({ issue, tab }: { issue: FullIssue; tab: Lang }) {
               width={width}
               height={height}
               title={t('desk.newsletters.preview_frame', {
-                language: LANGUAGE_NAMES[shown],
+                language: languageName(lang, shown),
                 device: t(`desk.newsletters.preview_${kind}`),
               })}
               sandbox=""
