@@ -15,7 +15,6 @@ export const feeds = new Hono<AppEnv>()
 /** Text in XML: escaped, without the control characters XML 1.0 forbids (a pasted one). */
 const xml = (s: string) =>
   s
-    // eslint-disable-next-line no-control-regex
     .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '')
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')

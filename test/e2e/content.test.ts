@@ -44,7 +44,7 @@ describe('content edited in the desk', () => {
     // the count follows the typing
     await expect
       .poll(() => page.locator('#f-text-description-count').textContent())
-      .toBe(c.count.replace('{{n}}', '9').replace('{{min}}', '50').replace('{{max}}', '160'))
+      .toBe(c.count.other.replace('{{n}}', '9').replace('{{min}}', '50').replace('{{max}}', '160'))
     await description.fill(
       'What Etsy buyers look for in winter, and how to make your listings ready for it.',
     )

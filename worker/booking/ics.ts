@@ -5,7 +5,6 @@ const escapeText = (s: string) =>
     .replace(/;/g, '\\;')
     .replace(/,/g, '\\,')
     .replace(/\r\n?|\n/g, '\\n')
-    // eslint-disable-next-line no-control-regex
     .replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '')
 
 /** Lines longer than 75 octets continue on the next line after a space (RFC 5545 §3.1). */

@@ -42,7 +42,7 @@ function PostMetaLine({ a, withCategory = true }: { a: Article; withCategory?: b
         </a>
       )}
       <time dateTime={published}>{date(published)}</time>
-      <span>{t('blog.reading_time', { n: readingMinutes(a.texts.words) })}</span>
+      <span>{t.plural('blog.reading_time', readingMinutes(a.texts.words))}</span>
     </p>
   )
 }

@@ -281,6 +281,31 @@ describe('the edge cache', () => {
   })
 })
 
+describe('counts', () => {
+  it('words an article’s reading time in the plural form its language takes', async () => {
+    const fields = article()
+    const { id } = await itemOf(
+      await save('/desk/content/article/new', { ...fields, action: 'publish' }),
+    )
+    const ar = {
+      version: '1',
+      lang: 'ar',
+      action: 'save',
+      'text.title': 'مقالة قصيرة',
+      'text.excerpt': 'مقتطف قصير من المقالة للقائمة.',
+      'text.description': 'وصف للمقالة طويل بما يكفي ليتجاوز الحد الأدنى البالغ خمسين حرفًا.',
+      'text.category_label': 'أمازون',
+      'text.author': 'آدا',
+      'text.body': 'بضع كلمات فقط.',
+    }
+    await itemOf(await save(`/desk/content/article/${id}`, ar))
+    const page = await (await get(`/blog/${fields.slug}?lang=ar`)).text()
+    expect(page).toContain('دقيقة واحدة للقراءة')
+    expect(page).not.toContain('1 دقائق')
+    expect(await (await get(`/blog/${fields.slug}`)).text()).toContain('1 min read')
+  })
+})
+
 describe('the feeds', () => {
   it('hands an excerpt to feed readers as text: escaped as HTML, then as XML', async () => {
     const excerpt = 'mentions <img src=x onerror=alert(2)> as text, and use <title> tags & "quotes"'

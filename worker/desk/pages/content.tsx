@@ -169,7 +169,7 @@ function FieldInput({
   state: EditorState
   pictures: StoredMedia[]
 }) {
-  const { t } = usePage()
+  const { t, lang: uiLang } = usePage()
   const issue = useIssue()
   const name = shared ? spec.name : `text.${spec.name}`
   const id = `f-${name.replace('.', '-')}`
@@ -211,7 +211,8 @@ function FieldInput({
             value={value}
             min={spec.min}
             max={spec.max}
-            countText={t('desk.content.count', { n: '{{n}}', min: spec.min, max: spec.max })}
+            countForms={t.forms('desk.content.count', { min: spec.min, max: spec.max })}
+            countLang={uiLang}
             error={error}
             lang={state.lang}
             dir={dirOf(state.lang)}
