@@ -226,7 +226,10 @@ function FieldInput({
           <textarea
             id={id}
             name={name}
-            rows={spec.type === 'lines' ? 6 : 3}
+            // a list shows its lines whole (a plan's eight features), up to a screen's worth
+            rows={
+              spec.type === 'lines' ? Math.min(16, Math.max(6, value.split('\n').length + 1)) : 3
+            }
             defaultValue={value}
             required={!spec.optional}
             maxLength={spec.max}
