@@ -406,6 +406,18 @@ describe('seeded content edited in the desk', () => {
       await page.goto(`/desk/newsletters/${issue}?tab=ar&lang=ar`)
       expect(await form()).toEqual(letter.ar)
 
+      // the plan and case editors with their lists filled in, as axe reads them
+      const [plan, story] = [await idOf('plan', 'growth'), await idOf('case', 'amazon-skincare')]
+      expect(
+        await seriousViolations(
+          page,
+          (['en', 'ar'] as const).flatMap((l) => [
+            `/desk/content/plan/${plan}?tab=${l}&lang=${l}`,
+            `/desk/content/case/${story}?tab=${l}&lang=${l}`,
+          ]),
+        ),
+      ).toEqual([])
+
       await visitor.context().close()
       await page.context().close()
     },
