@@ -1,1 +1,7 @@
-export function compare(en: unknown, other: unknown, path?: string, problems?: string[]): string[]
+export function compare(
+  en: unknown,
+  other: unknown,
+  lang: string,
+  path?: string,
+  problems?: string[],
+): string[]

@@ -12,13 +12,20 @@ import { indexablePaths } from './routes'
  */
 export const feeds = new Hono<AppEnv>()
 
+/** Text in XML: escaped, without the control characters XML 1.0 forbids (a pasted one). */
 const xml = (s: string) =>
   s
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '')
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
     .replace(/"/g, '&quot;')
     .replace(/'/g, '&apos;')
+/**
+ * Text as HTML: an item's <description> is HTML (RSS 2.0's convention, which readers follow),
+ * so its text is escaped as HTML and then as XML; a reader decoding it once shows "<title>".
+ */
+const asHtml = xml
 const urlIn = (site: string, path: string, lang: string) =>
   site + (lang === 'en' ? path : langHref(path, lang))
 
@@ -91,7 +98,7 @@ feeds.get('/blog/rss.xml', async (c) => {
       <pubDate>${new Date(a.published).toUTCString()}</pubDate>
       <dc:creator>${xml(a.texts.author)}</dc:creator>
       <category>${xml(a.texts.category_label)}</category>
-      <description>${xml(a.texts.excerpt)}</description>
+      <description>${xml(asHtml(a.texts.excerpt))}</description>
     </item>`
   })
   const self = `${site}/blog/rss.xml?lang=${lang}`

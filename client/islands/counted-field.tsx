@@ -1,6 +1,7 @@
 import { useState } from 'react'
 import { TextAreaField } from '../components/field'
 import { defineIsland } from '../island'
+import { pluralForm, type PluralForms } from '../lib/plural'
 
 export type CountedFieldProps = {
   name: string
@@ -9,8 +10,10 @@ export type CountedFieldProps = {
   value: string
   min: number
   max: number
-  /** "{{n}} characters, 50 to 160": the count's words, {{n}} filled in as one types. */
-  countText: string
+  /** "{{n}} characters (between 50 and 160)" in each plural form; {{n}} filled in as one types. */
+  countForms: PluralForms
+  /** The desk's language, which the count is written in (`lang` is the text's). */
+  countLang: string
   error?: string
   lang: string
   dir: 'ltr' | 'rtl'
@@ -36,7 +39,10 @@ function CountedField(props: CountedFieldProps) {
       required
       value={text}
       onChange={(e) => setText(e.target.value)}
-      note={props.countText.replace('{{n}}', String(n))}
+      note={props.countForms[pluralForm(props.countLang, n, props.countForms)]!.replace(
+        '{{n}}',
+        String(n),
+      )}
       noteId={`${props.id}-count`}
       noteClassName={outside ? 'font-semibold text-red-700' : 'text-ink-600'}
       error={props.error}

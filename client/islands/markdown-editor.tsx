@@ -67,7 +67,7 @@ function MarkdownEditor(props: MarkdownEditorProps) {
         onChange={(e) => setText(e.target.value)}
         note={props.hint}
         error={props.error}
-        inputClassName="font-mono text-sm"
+        inputClassName="text-base leading-relaxed"
       />
       <section aria-label={props.previewLabel} className="min-w-0">
         <p className={labelClass} aria-hidden="true">

@@ -74,7 +74,7 @@ describe('local crons', () => {
       env: { ...process.env, BASE_URL: site },
     })
     expect(stdout).toContain('ran 0 7 * * *')
-    const subject = new RegExp(en.mail.digest_subject.replace(/\{\{\w+\}\}/g, '\\d+'))
+    const subject = new RegExp(en.mail.digest_subject.replace(/\{\{\w+\}\}/g, '\\d+ [\\w ]+'))
     const digest = await mailTo('hello@growthagency.example', subject)
     expect(digest.text).toContain(email)
   })

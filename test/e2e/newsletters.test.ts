@@ -156,7 +156,7 @@ describe('newsletters in the desk', () => {
       const confirmed = (await query(
         "SELECT email, language FROM subscribers WHERE status = 'confirmed'",
       )) as { email: string; language: string }[]
-      await page.getByRole('button', { name: new RegExp(n.send.split('{{n}}')[0]) }).click()
+      await page.getByRole('button', { name: new RegExp(n.send.other.split('{{n}}')[0]) }).click()
       await page.waitForURL(/done=send/)
       // the record fills in as the queue sends: reload until it says sent
       await expect

@@ -121,6 +121,27 @@ describe('calendar invitation', () => {
   })
 })
 
+describe('calendar text', () => {
+  it('keeps a lone carriage return or a pasted control character from breaking a line', () => {
+    const ics = invitation({
+      uid: 'booking-8@example.com',
+      sequence: 0,
+      start: new Date('2026-11-24T09:30:00Z'),
+      end: new Date('2026-11-24T10:00:00Z'),
+      summary: 'Consultation',
+      description: 'Goals:\rmore sales\u0007\u0000, soon',
+      organizerEmail: 'hello@example.com',
+      organizerName: 'Northstar Growth',
+      attendeeEmail: 'ana@example.org',
+      attendeeName: 'Ana',
+      url: 'https://example.com/contact',
+    })
+    // every line ends in CRLF, and no line holds a control character
+    expect(ics.replace(/\r\n/g, '')).not.toMatch(/[\u0000-\u0008\u000a-\u001f\u007f]/)
+    expect(ics).toContain('DESCRIPTION:Goals:\\nmore sales\\, soon\r\n')
+  })
+})
+
 let ip = 0
 const post = (body: unknown, headers: Record<string, string> = {}) =>
   SELF.fetch('https://example.com/api/bookings', {

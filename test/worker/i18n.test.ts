@@ -7,6 +7,34 @@ const get = (path: string, headers: Record<string, string> = {}) =>
   SELF.fetch(`https://example.com${path}`, { headers })
 const htmlTag = async (res: Response) => (await res.text()).match(/<html[^>]*>/)![0]
 
+describe('plurals', () => {
+  it('words a count in each language’s own plural forms', () => {
+    const minutes = (lang: (typeof LANGS)[number], ns: number[]) =>
+      ns.map((n) => createTranslator(lang).plural('blog.reading_time', n))
+    expect(minutes('ar', [1, 2, 3, 11, 100])).toEqual([
+      'دقيقة واحدة للقراءة',
+      'دقيقتان للقراءة',
+      '3 دقائق للقراءة',
+      '11 دقيقة للقراءة',
+      '100 دقيقة للقراءة',
+    ])
+    const en = createTranslator('en')
+    expect([1, 2, 1500].map((n) => en.plural('desk.newsletters.send', n))).toEqual([
+      'Send now to 1 subscriber',
+      'Send now to 2 subscribers',
+      'Send now to 1,500 subscribers',
+    ])
+    // French counts 0 as one; its many is for millions
+    const fr = createTranslator('fr')
+    expect([0, 2, 1_000_000].map((n) => fr.plural('home.guide_downloads', n))).toEqual([
+      '0 téléchargement',
+      '2 téléchargements',
+      `${(1_000_000).toLocaleString('fr')} de téléchargements`,
+    ])
+    expect(createTranslator('de').plural('desk_bookings.availability.minutes', 1)).toBe('1 Minute')
+  })
+})
+
 describe('language negotiation', () => {
   const langOf = async (query: string, headers: Record<string, string>) =>
     (await htmlTag(await get(`/about${query}`, headers))).match(/lang="(\w+)"/)![1]

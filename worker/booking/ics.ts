@@ -1,6 +1,11 @@
-/** RFC 5545 text: backslash, semicolon, comma and newlines escaped. */
+/** RFC 5545 text: backslash, semicolon, comma and line breaks escaped, other controls dropped. */
 const escapeText = (s: string) =>
-  s.replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\r?\n/g, '\\n')
+  s
+    .replace(/\\/g, '\\\\')
+    .replace(/;/g, '\\;')
+    .replace(/,/g, '\\,')
+    .replace(/\r\n?|\n/g, '\\n')
+    .replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '')
 
 /** Lines longer than 75 octets continue on the next line after a space (RFC 5545 §3.1). */
 function fold(line: string) {

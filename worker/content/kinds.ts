@@ -109,12 +109,25 @@ export const RESULT_COUNT = 3
 /** A slug: lower-case words joined by hyphens (an article's address, /blog/<slug>). */
 export const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
 
+// a browser posts a textarea's line breaks as CRLF: stored as they were typed, so a save of
+// an unchanged text changes nothing
+const lineBreaks = v.transform((s: string) => s.replace(/\r\n?/g, '\n'))
+
 const text = (spec: FieldSpec) => {
-  const base = v.pipe(v.string(), v.trim(), v.maxLength(spec.max))
+  const base = v.pipe(v.string(), lineBreaks, v.trim(), v.maxLength(spec.max))
   return spec.optional
     ? v.optional(base, '')
     : v.pipe(base, v.minLength(spec.min ?? 1), v.maxLength(spec.max))
 }
+
+/** Markdown as written: its trailing line break is part of it (nothing to trim). */
+const markdown = (spec: FieldSpec) =>
+  v.pipe(
+    v.string(),
+    lineBreaks,
+    v.maxLength(spec.max),
+    v.check((s) => s.trim() !== ''),
+  )
 
 /** The valibot schema of one field as the form posts it (strings), to what is stored. */
 function fieldSchema(spec: FieldSpec): v.GenericSchema<unknown, unknown> {
@@ -150,6 +163,8 @@ function fieldSchema(spec: FieldSpec): v.GenericSchema<unknown, unknown> {
         ),
         v.minLength(1),
       )
+    case 'markdown':
+      return markdown(spec)
     default:
       return text(spec)
   }
@@ -192,6 +207,36 @@ export function readFields(
 }
 
 export { resultName }
+
+/**
+ * The inverse of readFields: stored fields of this kind's `which` part as the form shows them
+ * (a list one per line, a case's results in their pairs, a price's digits, a box's '1'), so
+ * the editor opens with what is stored and posting it back unchanged stores the same.
+ */
+export function formValues(
+  kind: ContentKind,
+  which: 'shared' | 'texts',
+  stored: Record<string, unknown>,
+): Record<string, string> {
+  const values: Record<string, string> = {}
+  for (const spec of KIND_FIELDS[kind][which]) {
+    const value = stored[spec.name]
+    if (spec.type === 'results') {
+      if (Array.isArray(value))
+        (value as { value?: unknown; label?: unknown }[]).forEach((r, i) => {
+          values[resultName(i, 'value')] = String(r.value ?? '')
+          values[resultName(i, 'label')] = String(r.label ?? '')
+        })
+    } else if (spec.type === 'lines')
+      values[spec.name] = Array.isArray(value) ? value.map(String).join('\n') : String(value ?? '')
+    else if (spec.type === 'checkbox') values[spec.name] = value === true ? '1' : ''
+    else if (spec.type === 'image')
+      values[spec.name] =
+        value && typeof value === 'object' ? String((value as { name?: string }).name ?? '') : ''
+    else values[spec.name] = value === null || value === undefined ? '' : String(value)
+  }
+  return values
+}
 
 /**
  * The pages' cache tags: a page that shows a kind is cached under its generation

@@ -4,6 +4,7 @@ import * as v from 'valibot'
 import { isLang, LANGS, type Lang } from '../../client/lib/languages'
 import { currentGenerations } from '../content/generations'
 import {
+  formValues,
   isContentKind,
   KIND_FIELDS,
   readFields,
@@ -125,23 +126,19 @@ async function renderEditor(c: Context<AppEnv>, item: FullItem, state: EditorSta
   )
 }
 
-/** The form's values of one language as the editor shows them (from a text, or as posted). */
+/**
+ * The form's values of one language as the editor shows them: the shared fields by name, the
+ * texts as `text.<name>` (a case's results by their own names, as readFields takes them).
+ */
 const valuesOf = (item: FullItem, lang: Lang): Record<string, string> => {
-  const values: Record<string, string> = { slug: item.slug }
-  for (const [key, value] of Object.entries(item.fields))
-    if (typeof value === 'string' || typeof value === 'number') values[key] = String(value)
-    else if (typeof value === 'boolean') values[key] = value ? '1' : ''
-    else if (key === 'cover' && value) values.cover = (value as { name: string }).name
-  for (const [key, value] of Object.entries(item.texts[lang]?.fields ?? {})) {
-    if (key === 'results' && Array.isArray(value))
-      (value as { value: string; label: string }[]).forEach((r, i) => {
-        values[`result_${i + 1}_value`] = r.value
-        values[`result_${i + 1}_label`] = r.label
-      })
-    else if (Array.isArray(value)) values[key] = (value as string[]).join('\n')
-    else if (typeof value === 'string') values[`text.${key}`] = value
+  const texts = formValues(item.kind, 'texts', item.texts[lang]?.fields ?? {})
+  return {
+    slug: item.slug,
+    ...formValues(item.kind, 'shared', item.fields),
+    ...Object.fromEntries(
+      Object.entries(texts).map(([k, v]) => [k.startsWith('result_') ? k : `text.${k}`, v]),
+    ),
   }
-  return values
 }
 
 deskContent.get('/:kind/:id', async (c) => {
@@ -287,7 +284,8 @@ async function saveFromForm(c: Context<AppEnv>) {
     if (name && !found) state.issues.cover = 'media_type'
     fields.cover = found ?? undefined
   }
-  const textFields = texts.ok ? { ...texts.fields } : {}
+  // what the form does not carry (a field the kind no longer edits) stays as it was
+  const textFields = texts.ok ? { ...current.texts[lang]?.fields, ...texts.fields } : {}
   if (kind !== 'article') delete textFields.body
   // a picture is described in every language it is shown in
   const described = KIND_FIELDS[kind].texts.some((f) => f.name === 'cover_alt')
@@ -318,7 +316,7 @@ async function saveFromForm(c: Context<AppEnv>) {
     const rendered = renderMarkdown(String(textFields.body ?? ''))
     Object.assign(textFields, rendered)
   }
-  const textChanged = JSON.stringify(oldText?.fields ?? null) !== JSON.stringify(textFields)
+  const textChanged = !oldText || !sameFields(oldText.fields, textFields)
   const textUpdatedAt = textChanged ? now : (oldText?.updated_at ?? now)
   const next: FullItem = {
     ...current,
@@ -365,6 +363,12 @@ async function saveFromForm(c: Context<AppEnv>) {
     return renderEditor(c, newest ?? current, state, 409)
   }
 }
+
+/** Two texts alike field by field (an empty optional field is one never filled in). */
+const sameFields = (a: Record<string, unknown>, b: Record<string, unknown>) =>
+  [...new Set([...Object.keys(a), ...Object.keys(b)])].every(
+    (k) => JSON.stringify(a[k] ?? '') === JSON.stringify(b[k] ?? ''),
+  )
 
 const prefixed = (issues: Record<string, string>, kind: ContentKind) =>
   Object.fromEntries(

@@ -108,7 +108,14 @@ deskNewsletters.get('/:id{[0-9]+}', async (c) => {
 
 const Text = v.object({
   subject: v.pipe(v.string(), v.trim(), v.nonEmpty('required'), v.maxLength(200, 'too_long')),
-  body: v.pipe(v.string(), v.trim(), v.nonEmpty('required'), v.maxLength(50_000, 'too_long')),
+  // Markdown as written (a browser posts its line breaks as CRLF): a save of the subject alone
+  // leaves the body as it was
+  body: v.pipe(
+    v.string(),
+    v.transform((s) => s.replace(/\r\n?/g, '\n')),
+    v.check((s) => s.trim() !== '', 'required'),
+    v.maxLength(50_000, 'too_long'),
+  ),
 })
 const Action = v.picklist(['save', 'test', 'send', 'schedule', 'cancel', 'retry'])
 

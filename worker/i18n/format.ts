@@ -3,8 +3,9 @@ import type { Lang } from '../../client/lib/languages'
 const CURRENCY = 'USD'
 
 // Intl formatters cost far more to build than to use: one of each per language per isolate.
-const cache = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>()
-function memo<T extends Intl.NumberFormat | Intl.DateTimeFormat>(key: string, make: () => T): T {
+type Formatter = Intl.NumberFormat | Intl.DateTimeFormat | Intl.DisplayNames
+const cache = new Map<string, Formatter>()
+function memo<T extends Formatter>(key: string, make: () => T): T {
   let f = cache.get(key)
   if (!f) cache.set(key, (f = make()))
   return f as T
@@ -59,3 +60,10 @@ export const formatShortDay = (lang: Lang, iso: string) =>
     `sd:${lang}`,
     () => new Intl.DateTimeFormat(lang, { day: 'numeric', month: 'short', timeZone: 'UTC' }),
   ).format(new Date(iso))
+
+/**
+ * A language named in a sentence of another ("Le voici en anglais", "auf Englisch"): the page's
+ * language names it, where a language picker names each in itself (LANGUAGE_NAMES).
+ */
+export const languageName = (inLang: Lang, lang: Lang) =>
+  memo(`ln:${inLang}`, () => new Intl.DisplayNames([inLang], { type: 'language' })).of(lang) ?? lang

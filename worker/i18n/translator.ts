@@ -1,5 +1,7 @@
 import rosetta from 'rosetta'
 import { LANGS, type Lang } from '../../client/lib/languages'
+import { pluralForm, type PluralForms } from '../../client/lib/plural'
+import { formatNumber } from './format'
 import type en from '../../locales/en.json'
 import type guidesEn from '../../locales/guides/en.json'
 
@@ -37,9 +39,18 @@ type Messages = typeof en & { guides: typeof guidesEn }
 type StringPaths<T, P extends string = ''> = {
   [K in keyof T & string]: T[K] extends string
     ? `${P}${K}`
-    : T[K] extends readonly unknown[]
+    : T[K] extends readonly unknown[] | { other: string }
       ? never
       : StringPaths<T[K], `${P}${K}.`>
+}[keyof T & string]
+
+/** Dotted paths to the strings with a count: objects of plural forms (`{ one, other }` in English). */
+type PluralPaths<T, P extends string = ''> = {
+  [K in keyof T & string]: T[K] extends { other: string }
+    ? `${P}${K}`
+    : T[K] extends string | readonly unknown[]
+      ? never
+      : PluralPaths<T[K], `${P}${K}.`>
 }[keyof T & string]
 
 /** Dotted paths to any entry (lists and objects too), for structured content. */
@@ -52,11 +63,19 @@ type AnyPaths<T, P extends string = ''> = {
 }[keyof T & string]
 
 export type MessageKey = StringPaths<Messages>
+export type PluralKey = PluralPaths<Messages>
 export type ContentKey = AnyPaths<Messages>
 
 export interface Translator {
   /** A string: the translation, else `fallback`, else the key itself (SPEC §4). */
   (key: MessageKey, params?: Params, fallback?: string): string
+  /**
+   * A string with a count: the form `n` takes in the language, `{{n}}` the number written in it
+   * (unless `params` gives its own `n`: "15,300+").
+   */
+  plural(key: PluralKey, n: number, params?: Params): string
+  /** Every form of a string with a count, `{{n}}` left in for an island to fill in. */
+  forms(key: PluralKey, params?: Params): PluralForms
   /** Structured content (lists, objects) kept in the locale files. */
   data<T>(key: ContentKey): T
   lang: Lang
@@ -98,6 +117,22 @@ export function createTranslator(lang: Lang): Translator {
     if (fallback !== undefined) return fallback
     return key
   }) as Translator
+  const formsOf = (key: string) => {
+    const forms = lookup(key)
+    return (forms && typeof forms === 'object' ? forms : { other: key }) as PluralForms
+  }
+  t.plural = (key, n, params) =>
+    t(`${key}.${pluralForm(lang, n, formsOf(key))}` as MessageKey, {
+      n: formatNumber(lang, n),
+      ...params,
+    })
+  t.forms = (key, params) =>
+    Object.fromEntries(
+      Object.keys(formsOf(key)).map((form) => [
+        form,
+        t(`${key}.${form}` as MessageKey, { n: '{{n}}', ...params }),
+      ]),
+    ) as PluralForms
   t.data = <T>(key: string): T => {
     const value = lookup(key)
     return (value === '' || value === undefined ? i18n.t(key, {}, 'en') : value) as T

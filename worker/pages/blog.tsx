@@ -1,7 +1,7 @@
 import { Icon } from '../../client/components/icon'
 import { ContentPicture, CtaBand, PageHero } from '../components/page-parts'
-import { formatDay } from '../i18n/format'
-import { LANGUAGE_NAMES, dirOf } from '../../client/lib/languages'
+import { formatDay, languageName } from '../i18n/format'
+import { dirOf } from '../../client/lib/languages'
 import { categoriesOf, readingMinutes, type Article } from '../content/live'
 import { usePage } from '../render/context'
 
@@ -42,7 +42,7 @@ function PostMetaLine({ a, withCategory = true }: { a: Article; withCategory?: b
         </a>
       )}
       <time dateTime={published}>{date(published)}</time>
-      <span>{t('blog.reading_time', { n: readingMinutes(a.texts.words) })}</span>
+      <span>{t.plural('blog.reading_time', readingMinutes(a.texts.words))}</span>
     </p>
   )
 }
@@ -144,7 +144,7 @@ export function BlogPostPage({ a, related }: { a: Article; related: Article[] })
         <div className="mt-6 space-y-2">
           {a.lang !== lang && (
             <p className="m-0 rounded-xl bg-amber-50 px-4 py-3 text-sm text-ink-800">
-              {t('blog.only_in', { language: LANGUAGE_NAMES[a.lang] })}
+              {t('blog.only_in', { language: languageName(lang, a.lang) })}
             </p>
           )}
           <PostMetaLine a={a} />

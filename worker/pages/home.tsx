@@ -291,8 +291,8 @@ function Guides() {
       guides={texts.map((g, i) => ({
         ...g,
         slug: GUIDE_STATS[i].slug,
-        downloads: t('home.guide_downloads', {
-          count: formatNumber(lang, GUIDE_STATS[i].downloads) + '+',
+        downloads: t.plural('home.guide_downloads', GUIDE_STATS[i].downloads, {
+          n: formatNumber(lang, GUIDE_STATS[i].downloads) + '+',
         }),
         rating: formatDecimal(lang, GUIDE_STATS[i].rating),
         ratingLabel: t('home.rating_label', { rating: formatDecimal(lang, GUIDE_STATS[i].rating) }),

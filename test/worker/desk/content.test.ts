@@ -1,8 +1,17 @@
 import { env, SELF } from 'cloudflare:test'
+import { XMLParser, XMLValidator } from 'fast-xml-parser'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { LANGS } from '../../../client/lib/languages'
+import {
+  CONTENT_KINDS,
+  formValues,
+  KIND_FIELDS,
+  readFields,
+  type ContentKind,
+  type FieldSpec,
+} from '../../../worker/content/kinds'
 import { renderMarkdown } from '../../../worker/content/markdown'
-import { publishDue } from '../../../worker/db/content'
+import { findItem, publishDue } from '../../../worker/db/content'
 import worker from '../../../worker/index'
 import { SITE } from '../auth/helpers'
 import { get, person } from './helpers'
@@ -251,7 +260,16 @@ describe('the edge cache', () => {
     const html = await (await get(`/blog/${fields.slug}?lang=fr`)).text()
     expect(html).toContain('<html lang="fr"')
     expect(html).toMatch(/<h1[^>]*lang="en"[^>]*>Desk test article/)
-    expect(html).toContain('Cet article n’est pas encore traduit en français. Le voici en English.')
+    expect(html).toContain('Cet article n’est pas encore traduit en français. Le voici en anglais.')
+    // the note names English in the visitor's language
+    const notes = {
+      de: 'Hier ist er auf Englisch.',
+      pt: 'Aqui está em inglês.',
+      es: 'Aquí lo tienes en inglés.',
+      ar: 'إليك نسخته باللغة الإنجليزية.',
+    }
+    for (const [lang, note] of Object.entries(notes))
+      expect(await (await get(`/blog/${fields.slug}?lang=${lang}`)).text(), lang).toContain(note)
     expect(html).toContain('<meta name="robots" content="noindex"/>')
     const hreflang = [...html.matchAll(/<link rel="alternate" hrefLang="([^"]+)"/g)].map(
       (m) => m[1],
@@ -260,5 +278,157 @@ describe('the edge cache', () => {
     const sitemap = await (await get('/sitemap.xml')).text()
     expect(sitemap).toContain(`<loc>${SITE}/blog/${fields.slug}</loc>`)
     expect(sitemap).not.toContain(`<loc>${SITE}/blog/${fields.slug}?lang=fr</loc>`)
+  })
+})
+
+describe('counts', () => {
+  it('words an article’s reading time in the plural form its language takes', async () => {
+    const fields = article()
+    const { id } = await itemOf(
+      await save('/desk/content/article/new', { ...fields, action: 'publish' }),
+    )
+    const ar = {
+      version: '1',
+      lang: 'ar',
+      action: 'save',
+      'text.title': 'مقالة قصيرة',
+      'text.excerpt': 'مقتطف قصير من المقالة للقائمة.',
+      'text.description': 'وصف للمقالة طويل بما يكفي ليتجاوز الحد الأدنى البالغ خمسين حرفًا.',
+      'text.category_label': 'أمازون',
+      'text.author': 'آدا',
+      'text.body': 'بضع كلمات فقط.',
+    }
+    await itemOf(await save(`/desk/content/article/${id}`, ar))
+    const page = await (await get(`/blog/${fields.slug}?lang=ar`)).text()
+    expect(page).toContain('دقيقة واحدة للقراءة')
+    expect(page).not.toContain('1 دقائق')
+    expect(await (await get(`/blog/${fields.slug}`)).text()).toContain('1 min read')
+  })
+})
+
+describe('the feeds', () => {
+  it('hands an excerpt to feed readers as text: escaped as HTML, then as XML', async () => {
+    const excerpt = 'mentions <img src=x onerror=alert(2)> as text, and use <title> tags & "quotes"'
+    const fields = article({ 'text.excerpt': `${excerpt}\u0007` })
+    await itemOf(await save('/desk/content/article/new', { ...fields, action: 'publish' }))
+    const body = await (await get('/blog/rss.xml?lang=en')).text()
+    expect(XMLValidator.validate(body)).toBe(true)
+    // an XML parser decodes once, as a reader does: what it gets is HTML that shows the text
+    const items = new XMLParser().parse(body).rss.channel.item as {
+      title: string
+      description: string
+    }[]
+    const html = items.find((i) => i.title === fields['text.title'])!.description
+    expect(html).not.toMatch(/<img|<title/)
+    expect(decode(html)).toBe(excerpt)
+  })
+})
+
+/** A desk page's HTML text or attribute, as the browser reads it. */
+const decode = (s: string) =>
+  s.replace(/&(#x[0-9a-f]+|#\d+|amp|lt|gt|quot|apos);/gi, (_, e: string) =>
+    e[0] === '#'
+      ? String.fromCodePoint(Number(e[1] === 'x' || e[1] === 'X' ? `0${e.slice(1)}` : e.slice(1)))
+      : ({ amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" } as Record<string, string>)[e],
+  )
+
+/** What the editor's form would post as it opened: every field with its shown value. */
+async function editorForm(res: Response) {
+  const form: Record<string, string> = {}
+  let textarea = ''
+  let option: string | undefined
+  const scope = 'form[enctype="multipart/form-data"]'
+  await new HTMLRewriter()
+    .on(`${scope} input`, {
+      element(el) {
+        const name = el.getAttribute('name')
+        const type = el.getAttribute('type')
+        if (!name || type === 'file' || (type === 'checkbox' && !el.hasAttribute('checked'))) return
+        form[name] = decode(el.getAttribute('value') ?? '')
+      },
+    })
+    .on(`${scope} textarea`, {
+      element(el) {
+        textarea = el.getAttribute('name')!
+        form[textarea] = ''
+      },
+      text(chunk) {
+        form[textarea] += chunk.text
+        if (chunk.lastInTextNode) form[textarea] = decode(form[textarea])
+      },
+    })
+    .on(`${scope} select`, {
+      element(el) {
+        option = el.getAttribute('name') ?? undefined
+      },
+    })
+    .on(`${scope} option[selected]`, {
+      element(el) {
+        if (option) form[option] = decode(el.getAttribute('value') ?? '')
+      },
+    })
+    .transform(res)
+    .text()
+  // a textarea's first newline is not its value (HTML drops it)
+  for (const [k, v] of Object.entries(form)) if (v.startsWith('\n')) form[k] = v.slice(1)
+  return form
+}
+
+describe('the seeded content in the editor', () => {
+  const stored = async () => {
+    const { results } = await env.DB.prepare(
+      'SELECT id, kind FROM content_items WHERE updated_by = ?',
+    )
+      .bind('migration')
+      .all<{ id: number; kind: ContentKind }>()
+    return Promise.all(results.map((r) => findItem(env.DB, r.kind, r.id)))
+  }
+  /** A kind's fields as stored, those the form edits (absent ones as the form posts them). */
+  const edited = (specs: FieldSpec[], fields: Record<string, unknown>) =>
+    Object.fromEntries(specs.map((s) => [s.name, s.name in fields ? fields[s.name] : '']))
+
+  it('shows every field of every kind as stored, and reads it back the same', async () => {
+    const items = await stored()
+    expect(new Set(items.map((i) => i!.kind))).toEqual(new Set(CONTENT_KINDS))
+    for (const item of items) {
+      const specs = KIND_FIELDS[item!.kind]
+      const shared = readFields(
+        item!.kind,
+        'shared',
+        formValues(item!.kind, 'shared', item!.fields),
+      )
+      expect(shared, `${item!.slug}`).toEqual({
+        ok: true,
+        fields: edited(specs.shared, item!.fields),
+      })
+      for (const [lang, text] of Object.entries(item!.texts)) {
+        const back = readFields(item!.kind, 'texts', formValues(item!.kind, 'texts', text.fields))
+        expect(back, `${item!.slug} ${lang}`).toEqual({
+          ok: true,
+          fields: edited(specs.texts, text.fields),
+        })
+      }
+    }
+  })
+
+  it('a seeded item of each kind opens with its fields filled and saves unchanged, in English and Arabic', async () => {
+    const items = await stored()
+    for (const kind of CONTENT_KINDS) {
+      const before = items.find((i) => i!.kind === kind && i!.slug !== 'tiktok-shop-guide')!
+      for (const lang of ['en', 'ar'] as const) {
+        const path = `/desk/content/${kind}/${before.id}`
+        const current = (await findItem(env.DB, kind, before.id))!
+        const form = await editorForm(await get(`${path}?tab=${lang}`, staff.cookie))
+        // what the public page shows is in the form (the plan's features, the case's results)
+        const values = Object.values(formValues(kind, 'texts', current.texts[lang]!.fields))
+        for (const value of values) expect(Object.values(form), `${kind} ${lang}`).toContain(value)
+        const res = await save(path, { ...form, action: 'save' })
+        expect(res.status, `${kind} ${lang}`).toBe(303)
+        const after = (await findItem(env.DB, kind, before.id))!
+        expect(after.version).toBe(current.version + 1)
+        expect(after.fields).toEqual(current.fields)
+        expect(after.texts).toEqual(current.texts)
+      }
+    }
   })
 })

@@ -195,7 +195,7 @@ export function AvailabilityPage({
               <select id="f-length" name="length" defaultValue={v.length} className={inputClass}>
                 {LENGTHS.map((m) => (
                   <option key={m} value={m}>
-                    {a('minutes', { n: m })}
+                    {t.plural('desk_bookings.availability.minutes', m)}
                   </option>
                 ))}
               </select>

@@ -199,7 +199,7 @@ function CalendarNotice({ calendar }: { calendar: CalendarReport | null }) {
           : t('desk_bookings.calendar_ok', { at: at(calendar.fetchedAt) })}
       </p>
       {calendar.owed > 0 && (
-        <p className="m-0 mt-1">{t('desk_bookings.calendar_owed', { n: calendar.owed })}</p>
+        <p className="m-0 mt-1">{t.plural('desk_bookings.calendar_owed', calendar.owed)}</p>
       )}
     </div>
   )

@@ -172,7 +172,7 @@ function FieldInput({
   state: EditorState
   pictures: StoredMedia[]
 }) {
-  const { t } = usePage()
+  const { t, lang: uiLang } = usePage()
   const issue = useIssue()
   const name = shared ? spec.name : `text.${spec.name}`
   const id = `f-${name.replace('.', '-')}`
@@ -214,7 +214,8 @@ function FieldInput({
             value={value}
             min={spec.min}
             max={spec.max}
-            countText={t('desk.content.count', { n: '{{n}}', min: spec.min, max: spec.max })}
+            countForms={t.forms('desk.content.count', { min: spec.min, max: spec.max })}
+            countLang={uiLang}
             error={error}
             lang={state.lang}
             dir={dirOf(state.lang)}
@@ -228,7 +229,10 @@ function FieldInput({
           <textarea
             id={id}
             name={name}
-            rows={spec.type === 'lines' ? 6 : 3}
+            // a list shows its lines whole (a plan's eight features), up to a screen's worth
+            rows={
+              spec.type === 'lines' ? Math.min(16, Math.max(6, value.split('\n').length + 1)) : 3
+            }
             defaultValue={value}
             required={!spec.optional}
             maxLength={spec.max}

@@ -244,7 +244,7 @@ export function DeskInboxPage({
         <Filters filter={filter} />
         <div className="flex flex-wrap items-center justify-between gap-3">
           <p className="m-0 text-sm text-ink-600" role="status">
-            {leads.length ? t('desk.showing', { count: String(leads.length) }) : t('desk.none')}
+            {leads.length ? t.plural('desk.showing', leads.length) : t('desk.none')}
           </p>
           <a href={`/desk/leads.csv?${filterQuery(filter)}`} className="btn-ghost py-2 text-sm">
             {t('desk.export')}

@@ -9,7 +9,7 @@ import type {
   IssueStatus,
   ListedIssue,
 } from '../../db/newsletters'
-import { formatDateTime } from '../../i18n/format'
+import { formatDateTime, languageName } from '../../i18n/format'
 import { usePage } from '../../render/context'
 import { DeskHeader, DeskNotice, DeskTable } from './leads'
 
@@ -50,22 +50,21 @@ function Audience({
   audience: Partial<Record<Lang, number>>
   texts?: Lang[]
 }) {
-  const { t, lang } = usePage()
+  const { t } = usePage()
   const total = LANGS.reduce((n, l) => n + (audience[l] ?? 0), 0)
-  const number = (n: number) => n.toLocaleString(lang)
   return (
     <section aria-labelledby="audience-title" className="card space-y-3">
       <h2 id="audience-title" className="m-0 text-lg font-bold">
         {t('desk.newsletters.audience')}
       </h2>
       <p className="m-0 text-sm text-ink-700">
-        {t('desk.newsletters.audience_total', { n: number(total) })}
+        {t.plural('desk.newsletters.audience_total', total)}
       </p>
       <ul className="m-0 grid list-none gap-1 p-0 text-sm sm:grid-cols-2 lg:grid-cols-3">
         {LANGS.map((l) => (
           <li key={l} className="flex flex-wrap gap-x-2">
             <span className="font-semibold">{LANGUAGE_NAMES[l]}</span>
-            <span>{t('desk.newsletters.audience_line', { n: number(audience[l] ?? 0) })}</span>
+            <span>{t.plural('desk.newsletters.audience_line', audience[l] ?? 0)}</span>
             {texts && l !== 'en' && !texts.includes(l) && (audience[l] ?? 0) > 0 && (
               <span className="text-amber-900">{t('desk.newsletters.gets_english')}</span>
             )}
@@ -177,9 +176,8 @@ function Record({
           t('desk.newsletters.started', { at: formatDateTime(lang, issue.started_at) })}{' '}
         {issue.finished_at &&
           t('desk.newsletters.finished', { at: formatDateTime(lang, issue.finished_at) })}{' '}
-        {t('desk.newsletters.written', {
-          n: issue.written.toLocaleString(lang),
-          of: (issue.audience ?? 0).toLocaleString(lang),
+        {t.plural('desk.newsletters.written', issue.audience ?? 0, {
+          done: issue.written.toLocaleString(lang),
         })}
       </p>
       <dl className="m-0 grid grid-cols-2 gap-3 sm:grid-cols-4 lg:grid-cols-7">
@@ -214,7 +212,7 @@ function Record({
           <form method="post" action={`/desk/newsletters/${issue.id}`}>
             <input type="hidden" name="action" value="retry" />
             <button type="submit" className="btn-primary">
-              {t('desk.newsletters.retry', { n: record.failed.toLocaleString(lang) })}
+              {t.plural('desk.newsletters.retry', record.failed)}
             </button>
           </form>
         </div>
@@ -225,7 +223,7 @@ function Record({
 
 /** The e-mail itself, framed at a desktop's and a phone's width (desk/newsletters.tsx). */
 function EmailPreview({ issue, tab }: { issue: FullIssue; tab: Lang }) {
-  const { t } = usePage()
+  const { t, lang } = usePage()
   if (!issue.texts.en) return null
   const src = `/desk/newsletters/${issue.id}/email?tab=${tab}&v=${issue.version}`
   const shown = issue.texts[tab] ? tab : 'en'
@@ -235,7 +233,7 @@ function EmailPreview({ issue, tab }: { issue: FullIssue; tab: Lang }) {
         {t('desk.newsletters.preview')}
       </h2>
       <p className="m-0 text-sm text-ink-600">
-        {t('desk.newsletters.preview_note', { language: LANGUAGE_NAMES[shown] })}
+        {t('desk.newsletters.preview_note', { language: languageName(lang, shown) })}
       </p>
       <div className="flex flex-wrap items-start gap-6">
         {(
@@ -253,7 +251,7 @@ function EmailPreview({ issue, tab }: { issue: FullIssue; tab: Lang }) {
               width={width}
               height={height}
               title={t('desk.newsletters.preview_frame', {
-                language: LANGUAGE_NAMES[shown],
+                language: languageName(lang, shown),
                 device: t(`desk.newsletters.preview_${kind}`),
               })}
               sandbox=""
@@ -373,7 +371,8 @@ export function NewsletterEditorPage({
               value={form.subject}
               min={1}
               max={200}
-              countText={t('desk.content.count', { n: '{{n}}', min: 1, max: 200 })}
+              countForms={t.forms('desk.content.count', { min: 1, max: 200 })}
+              countLang={uiLang}
               lang={tab}
               dir={dirOf(tab)}
               error={issueText(form.issues.subject)}
@@ -399,7 +398,7 @@ export function NewsletterEditorPage({
                 {t('desk.newsletters.test', { email: staffEmail })}
               </button>
               <button type="submit" name="action" value="send" className="btn-primary">
-                {t('desk.newsletters.send', { n: total.toLocaleString(uiLang) })}
+                {t.plural('desk.newsletters.send', total)}
               </button>
             </div>
             <div className="flex flex-wrap items-end gap-3">

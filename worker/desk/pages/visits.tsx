@@ -311,10 +311,10 @@ function Funnel({ funnel }: { funnel: VisitReport['funnel'] }) {
     { key: 'leads', label: t('desk_visits.funnel.leads'), count: funnel.leads },
   ]
   const summary = t('desk_visits.funnel.summary', {
-    views: formatNumber(lang, funnel.views),
-    forms: formatNumber(lang, funnel.formsOpened),
+    views: t.plural('desk_visits.funnel.views_count', funnel.views),
+    forms: t.plural('desk_visits.funnel.forms_count', funnel.formsOpened),
     forms_share: share(funnel.formsOpened),
-    leads: formatNumber(lang, funnel.leads),
+    leads: t.plural('desk_visits.funnel.leads_count', funnel.leads),
     leads_share: share(funnel.leads),
   })
   const [W, row, barH] = [400, 64, 26]

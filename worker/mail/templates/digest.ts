@@ -33,8 +33,8 @@ export const agencyDigest: MailTemplate<{ since: string; until: string }> = {
     }).format(new Date(since))
     return {
       subject: t('mail.digest_subject', {
-        subscribers: subscribers.results.length,
-        guides: guides.results.length,
+        subscribers: t.plural('mail.digest_subscribers_count', subscribers.results.length),
+        guides: t.plural('mail.digest_guides_count', guides.results.length),
       }),
       preview: t('mail.digest_intro', { since: when }),
       paragraphs: [
