@@ -12,7 +12,7 @@ import {
   type ContentStatus,
 } from '../content/kinds'
 import { renderMarkdown } from '../content/markdown'
-import { findMedia, listMedia, storeMedia } from '../content/media'
+import { findMedia, listMedia, MEDIA_MAX_BYTES, storeMedia } from '../content/media'
 import {
   findItem,
   isStaleSave,
@@ -339,6 +339,21 @@ deskContent.post('/:kind/:id/restore', sameSiteOnly(), limitBody(4096), async (c
     if (!isStaleSave(err)) throw err
     return c.redirect(`/desk/content/${current.kind}/${current.id}?done=stale`, 303)
   }
+})
+
+/**
+ * A picture uploaded on its own (the Markdown toolbar's "Insert picture"): stored as a cover is,
+ * answered with its name and size, or the field's message in the staff member's language.
+ */
+deskContent.post('/media', sameSiteOnly(), limitBody(MEDIA_MAX_BYTES + 64 * 1024), async (c) => {
+  const t = c.var.t
+  const body = await c.req.parseBody().catch(() => null)
+  const file = body?.picture
+  if (!(file instanceof File) || file.size === 0)
+    return c.json({ error: t('desk.content.errors.media_type') }, 400)
+  const stored = await storeMedia(c.env, file, staffOf(c).email)
+  if (!stored.ok) return c.json({ error: t(`desk.content.errors.${stored.error}`) }, 400)
+  return c.json({ media: stored.media }, 201)
 })
 
 const Preview = v.object({ body: v.pipe(v.string(), v.maxLength(100_000)) })
