@@ -62,7 +62,7 @@ async function stored() {
   return { objects: objects.objects.length, rows: rows!.n }
 }
 
-describe('an upload', () => {
+describe('an upload', { timeout: 60_000 }, () => {
   it('of a phone photo makes its sizes in AVIF and WebP, and nothing served keeps its EXIF or GPS', async () => {
     const original = bytesOf(phone)
     // the fixture does carry what must not be published
@@ -74,7 +74,11 @@ describe('an upload', () => {
     const { media } = (await res.json()) as {
       media: { name: string; width: number; height: number; widths: number[] }
     }
-    expect(media).toMatchObject({ width: 4032, height: 3024, widths: [480, 960, 1600] })
+    expect(media).toMatchObject({
+      width: 4032,
+      height: 3024,
+      widths: [480, 640, 800, 960, 1280, 1600],
+    })
     const hash = media.name.slice(0, 32)
 
     const files = [
@@ -202,3 +206,51 @@ async function decodePng(images: ImagesBinding, bytes: Uint8Array, width: number
     ],
   }
 }
+
+describe('an article’s pictures', { timeout: 60_000 }, () => {
+  it('are offered in their sizes, with their width and height; the cover first, the body’s lazily', async () => {
+    const body = (await (await upload(rotated, 'portrait.jpg')).json()) as {
+      media: { name: string }
+    }
+    const form = new FormData()
+    const slug = `pictures-${Date.now().toString(36)}`
+    const fields = {
+      version: '0',
+      lang: 'en',
+      action: 'publish',
+      slug,
+      category: 'amazon',
+      'text.title': 'A phone photo as a cover',
+      'text.excerpt': 'A short excerpt of the article for the list.',
+      'text.description': 'A meta description long enough to pass the fifty character minimum.',
+      'text.category_label': 'Amazon',
+      'text.author': 'Ada Editor',
+      'text.cover_alt': 'A gradient of blues',
+      'text.body': `## First part\n\n![A red band on grey](/media/${body.media.name})\n\nText.`,
+    }
+    for (const [k, v] of Object.entries(fields)) form.append(k, v)
+    form.append('picture', new File([bytesOf(phone)], 'IMG_0001.jpg'))
+    const saved = await SELF.fetch(`${SITE}/desk/content/article/new`, {
+      method: 'POST',
+      body: form,
+      headers: { Cookie: staff.cookie, Origin: SITE },
+      redirect: 'manual',
+    })
+    expect(saved.status).toBe(303)
+    const page = await (await SELF.fetch(`${SITE}/blog/${slug}`)).text()
+    const pictures = [...page.matchAll(/<picture>(.*?)<\/picture>/g)].map((m) => m[1]!)
+    expect(pictures).toHaveLength(2)
+    const [cover, inBody] = pictures as [string, string]
+    expect(cover).toMatch(
+      /<source type="image\/avif" srcSet="\/media\/[0-9a-f]{32}-480\.avif 480w, .*-1600\.avif 1600w" sizes="\(min-width: 820px\) 768px, calc\(100vw - 2rem\)"\/>/,
+    )
+    expect(cover).toMatch(
+      /<img src="\/media\/[0-9a-f]{32}-960\.webp" srcSet="[^"]*-480\.webp 480w[^"]*" sizes="[^"]+" width="4032" height="3024" alt="A gradient of blues" fetchPriority="high"/,
+    )
+    expect(cover).not.toContain('loading="lazy"')
+    expect(inBody).toContain('<source type="image/avif" srcset="/media/')
+    expect(inBody).toMatch(
+      /<img src="\/media\/[0-9a-f]{32}-400\.webp" srcset="[^"]+ 400w" sizes="[^"]+" width="400" height="600" alt="A red band on grey" loading="lazy"/,
+    )
+  })
+})

@@ -1,4 +1,5 @@
 import type { Lang } from '../../client/lib/languages'
+import type { MediaPicture } from './media-sizes'
 import { liveItemQuery, liveItemsQuery, readLive, type LiveItem } from '../db/content'
 
 /**
@@ -6,18 +7,11 @@ import { liveItemQuery, liveItemsQuery, readLive, type LiveItem } from '../db/co
  * reads it before it renders (from the nearest replica), so the render itself never waits.
  */
 
-/** A picture the desk stored (content/media.ts), with the size its page reserves. */
-export interface Cover {
-  name: string
-  width: number
-  height: number
-}
-
 export interface ArticleShared {
   category: string
   /** The illustration of an article from before the desk (public/images/art/<artwork>.svg). */
   artwork?: string
-  cover?: Cover
+  cover?: MediaPicture
   /** The day its text last changed in a way worth saying (YYYY-MM-DD). */
   updated?: string
 }
@@ -49,7 +43,7 @@ export interface CaseTexts {
   quote_author: string
   cover_alt?: string
 }
-export type CaseStudy = LiveItem<CaseTexts> & { shared: { artwork?: string; cover?: Cover } }
+export type CaseStudy = LiveItem<CaseTexts> & { shared: { artwork?: string; cover?: MediaPicture } }
 
 export interface TestimonialTexts {
   name: string

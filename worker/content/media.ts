@@ -2,6 +2,7 @@ import { Hono } from 'hono'
 import { imageSize } from 'image-size'
 import { sha256Hex } from '../hash'
 import type { AppEnv } from '../env'
+import { SIZE_FORMATS, sizeName, widthsFor, type MediaPicture } from './media-sizes'
 import { PICTURE_TYPES, readPicture, type PictureRefusal } from './picture-bytes'
 
 /**
@@ -16,33 +17,7 @@ import { PICTURE_TYPES, readPicture, type PictureRefusal } from './picture-bytes
 /** The largest picture the desk takes. */
 export const MEDIA_MAX_BYTES = 4 * 1024 * 1024
 
-/** The widths made of each picture (never wider than it): a phone, a 2× phone or a column, a desktop. */
-export const MEDIA_WIDTHS = [480, 960, 1600] as const
-
-/** The formats of the sizes, best first (a `<picture>` offers them in this order). */
-export const SIZE_FORMATS = [
-  { ext: 'avif', type: 'image/avif', quality: 60 },
-  { ext: 'webp', type: 'image/webp', quality: 80 },
-] as const
-
-export interface StoredMedia {
-  name: string
-  width: number
-  height: number
-  /** The widths made of it; absent for a picture stored before sizes were made. */
-  widths?: number[]
-}
-
 export type MediaRefusal = PictureRefusal | 'media_size'
-
-/** The widths of a picture `width` pixels wide: the usual ones, none wider than it. */
-export const widthsFor = (width: number) => [
-  ...new Set(MEDIA_WIDTHS.map((w) => Math.min(w, width))),
-]
-
-/** One size's file: `<hash>-<width>.<avif|webp>` beside `<hash>.<ext>`. */
-export const sizeName = (name: string, width: number, ext: string) =>
-  `${name.slice(0, 32)}-${width}.${ext}`
 
 /**
  * Checks a picture and stores what is served of it (the same bytes twice are one picture).
@@ -53,7 +28,7 @@ export async function storeMedia(
   env: AppEnv['Bindings'],
   file: File,
   by: string,
-): Promise<{ ok: true; media: StoredMedia } | { ok: false; error: MediaRefusal }> {
+): Promise<{ ok: true; media: MediaPicture } | { ok: false; error: MediaRefusal }> {
   if (file.size > MEDIA_MAX_BYTES) return { ok: false, error: 'media_size' }
   const bytes = new Uint8Array(await file.arrayBuffer())
   const read = readPicture(bytes)
@@ -89,7 +64,7 @@ export async function storeMedia(
   }
   // the size as served (upright), read from what was made
   const served = imageSize(files[0]!.bytes)
-  const media: StoredMedia = {
+  const media: MediaPicture = {
     name,
     width: served.width ?? width,
     height: served.height ?? (turned ? read.picture.width : read.picture.height),
@@ -187,7 +162,9 @@ export const findMedia = async (db: D1Database, name: string) =>
 
 /** The stored pictures of these names (those that exist), by name. */
 export async function findMediaNamed(db: D1Database, names: string[]) {
-  const found = new Map<string, StoredMedia>()
+  const found = new Map<string, MediaPicture>()
+  // D1 binds at most 100 values a query; an article shows far fewer pictures
+  names = names.slice(0, 90)
   if (!names.length) return found
   const { results } = await db
     .prepare(`SELECT ${COLUMNS} FROM media WHERE name IN (${names.map(() => '?').join(',')})`)
@@ -207,7 +184,7 @@ export async function listMedia(db: D1Database, limit = 60) {
 
 const COLUMNS = 'name, width, height, widths'
 type Row = { name: string; width: number; height: number; widths: string | null }
-const mediaOf = (row: Row | null): StoredMedia | null =>
+const mediaOf = (row: Row | null): MediaPicture | null =>
   row && {
     name: row.name,
     width: row.width,

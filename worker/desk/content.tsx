@@ -12,7 +12,8 @@ import {
   type ContentStatus,
 } from '../content/kinds'
 import { renderMarkdown } from '../content/markdown'
-import { findMedia, listMedia, MEDIA_MAX_BYTES, storeMedia } from '../content/media'
+import { findMedia, findMediaNamed, listMedia, MEDIA_MAX_BYTES, storeMedia } from '../content/media'
+import { mediaNamesIn } from '../content/media-sizes'
 import {
   findItem,
   isStaleSave,
@@ -247,7 +248,8 @@ deskContent.post('/:kind/:id', sameSiteOnly(), limitBody(DESK_CONTENT_BYTES), as
   const en = current.texts.en
   const oldText = current.texts[lang]
   if (kind === 'article') {
-    const rendered = renderMarkdown(String(textFields.body ?? ''))
+    const body = String(textFields.body ?? '')
+    const rendered = renderMarkdown(body, await findMediaNamed(c.env.DB, mediaNamesIn(body)))
     Object.assign(textFields, rendered)
   }
   const textChanged = JSON.stringify(oldText?.fields ?? null) !== JSON.stringify(textFields)
@@ -362,5 +364,7 @@ const Preview = v.object({ body: v.pipe(v.string(), v.maxLength(100_000)) })
 deskContent.post('/preview', sameSiteOnly(), limitBody(256 * 1024), async (c) => {
   const parsed = v.safeParse(Preview, await c.req.json().catch(() => null))
   if (!parsed.success) return c.json({ error: c.var.t('errors.invalid') }, 400)
-  return c.json({ html: renderMarkdown(parsed.output.body).html })
+  const body = parsed.output.body
+  const pictures = await findMediaNamed(c.env.DB, mediaNamesIn(body))
+  return c.json({ html: renderMarkdown(body, pictures).html })
 })

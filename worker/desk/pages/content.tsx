@@ -11,7 +11,7 @@ import {
   type ContentKind,
   type FieldSpec,
 } from '../../content/kinds'
-import type { StoredMedia } from '../../content/media'
+import type { MediaPicture } from '../../content/media-sizes'
 import type { FullItem, ListedItem, RevisionRow } from '../../db/content'
 import { formatDateTime } from '../../i18n/format'
 import { isMessageKey } from '../../i18n/translator'
@@ -167,7 +167,7 @@ function FieldInput({
   spec: FieldSpec
   shared: boolean
   state: EditorState
-  pictures: StoredMedia[]
+  pictures: MediaPicture[]
 }) {
   const { t } = usePage()
   const issue = useIssue()
@@ -387,7 +387,7 @@ export function ContentEditorPage({
   item: FullItem
   state: EditorState
   revisions: RevisionRow[]
-  pictures: StoredMedia[]
+  pictures: MediaPicture[]
   timeZone: string
 }) {
   const { t, lang: uiLang } = usePage()
