@@ -7,11 +7,20 @@ import { liveItemQuery, liveItemsQuery, readLive, type LiveItem } from '../db/co
  * reads it before it renders (from the nearest replica), so the render itself never waits.
  */
 
+export interface ArticleCard {
+  name: string
+  title: string
+  /** The cover's name when it was drawn ('' for none). */
+  cover: string
+}
+
 export interface ArticleShared {
   category: string
   /** The illustration of an article from before the desk (public/images/art/<artwork>.svg). */
   artwork?: string
   cover?: MediaPicture
+  /** Its social card in each language (/media/<name>), with the title and cover it shows. */
+  cards?: Partial<Record<Lang, ArticleCard>>
   /** The day its text last changed in a way worth saying (YYYY-MM-DD). */
   updated?: string
 }
@@ -122,4 +131,12 @@ export function relatedTo(slug: string, category: string, list: Article[], count
     ...others.filter((a) => a.shared.category === category),
     ...others.filter((a) => a.shared.category !== category),
   ].slice(0, count)
+}
+
+/** The article's card in the language it is shown in, while its title and cover are the card's. */
+export function currentCard(a: Article): ArticleCard | null {
+  const card = a.shared.cards?.[a.lang]
+  return card && card.title === a.texts.title && card.cover === (a.shared.cover?.name ?? '')
+    ? card
+    : null
 }

@@ -99,6 +99,26 @@ export async function storeMedia(
   return { ok: true, media }
 }
 
+/** A social card drawn by the editor's browser (decision 007), at most this large. */
+export const CARD_MAX_BYTES = 400 * 1024
+
+/**
+ * Stores an article's social card as it came (a canvas's JPEG has no metadata to strip), under
+ * its hash; null when it is not a 1200×630 JPEG. Cards are not pictures to choose from: no row.
+ */
+export async function storeCard(env: AppEnv['Bindings'], file: File) {
+  if (file.size > CARD_MAX_BYTES) return null
+  const bytes = new Uint8Array(await file.arrayBuffer())
+  const read = readPicture(bytes)
+  if (!read.ok || read.picture.format !== 'jpg') return null
+  if (read.picture.width !== 1200 || read.picture.height !== 630) return null
+  const name = `${(await sha256Hex(bytes)).slice(0, 32)}.jpg`
+  await env.MEDIA.put(name, bytes, {
+    httpMetadata: { contentType: 'image/jpeg', cacheControl: IMMUTABLE },
+  })
+  return name
+}
+
 /** One output of the binding, as bytes. */
 async function encode(
   images: ImagesBinding,

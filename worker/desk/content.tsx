@@ -12,7 +12,14 @@ import {
   type ContentStatus,
 } from '../content/kinds'
 import { renderMarkdown } from '../content/markdown'
-import { findMedia, findMediaNamed, listMedia, MEDIA_MAX_BYTES, storeMedia } from '../content/media'
+import {
+  findMedia,
+  findMediaNamed,
+  listMedia,
+  MEDIA_MAX_BYTES,
+  storeCard,
+  storeMedia,
+} from '../content/media'
 import { mediaNamesIn } from '../content/media-sizes'
 import {
   findItem,
@@ -153,12 +160,16 @@ async function postedForm(c: Context<AppEnv>) {
   const body = await c.req.parseBody()
   const form: Record<string, string> = {}
   let picture: File | undefined
+  // the article's social cards its browser drew, by language (decision 007)
+  const cards = new Map<Lang, File>()
   for (const [key, value] of Object.entries(body)) {
     if (value instanceof File) {
       if (key === 'picture' && value.size > 0) picture = value
+      const lang = key.startsWith('card_') ? key.slice(5) : null
+      if (isLang(lang) && value.size > 0) cards.set(lang, value)
     } else if (typeof value === 'string') form[key] = value
   }
-  return { form, picture }
+  return { form, picture, cards }
 }
 
 const textsOnly = (form: Record<string, string>) => {
@@ -172,7 +183,7 @@ const textsOnly = (form: Record<string, string>) => {
 deskContent.post('/:kind/:id', sameSiteOnly(), limitBody(DESK_CONTENT_BYTES), async (c) => {
   const current = await loadItem(c)
   if (!current) return c.json({ error: c.var.t('errors.invalid') }, 404)
-  const { form, picture } = await postedForm(c)
+  const { form, picture, cards } = await postedForm(c)
   const kind = current.kind
   const lang: Lang =
     isLang(form.lang) && (current.texts.en || form.lang === 'en') ? form.lang : 'en'
@@ -269,6 +280,17 @@ deskContent.post('/:kind/:id', sameSiteOnly(), limitBody(DESK_CONTENT_BYTES), as
         updated_at: textUpdatedAt,
       },
     },
+  }
+  // its social cards: each drawn for the title and cover it is saved with now
+  if (kind === 'article' && cards.size) {
+    const drawn = { ...(next.fields.cards as Record<string, unknown> | undefined) }
+    for (const [l, file] of cards) {
+      const title = next.texts[l]?.fields.title
+      const name = typeof title === 'string' ? await storeCard(c.env, file) : null
+      if (name) drawn[l] = { name, title, cover: (fields.cover as { name?: string })?.name ?? '' }
+      else console.warn('social card not stored', l)
+    }
+    next.fields = { ...next.fields, cards: drawn }
   }
   // an article's "Updated" date: its live English text changed
   if (kind === 'article' && lang === 'en' && textChanged && current.status === 'published')

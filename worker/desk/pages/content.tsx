@@ -17,6 +17,7 @@ import { formatDateTime } from '../../i18n/format'
 import { isMessageKey } from '../../i18n/translator'
 import { usePage } from '../../render/context'
 import { DeskHeader, DeskNotice, DeskTable } from './leads'
+import { ArticleCardField } from './social-card'
 
 /** What the editor shows: a language's values (saved, or as posted when refused) and issues. */
 export interface EditorState {
@@ -198,6 +199,25 @@ function FieldInput({
           previewLabel={t('desk.content.preview')}
           previewHtml={state.preview}
           previewUrl="/desk/content/preview"
+          picker={{
+            pictures,
+            uploadUrl: '/desk/content/media',
+            texts: {
+              open: t('desk.content.picker.open'),
+              title: t('desk.content.picker.title'),
+              pick: t('desk.content.picker.pick'),
+              none: t('desk.content.picker.none'),
+              upload: t('desk.content.cover_upload'),
+              uploadHint: t('desk.content.picker.upload_hint'),
+              uploading: t('desk.content.picker.uploading'),
+              uploadFailed: t('desk.content.picker.upload_failed'),
+              alt: t('desk.content.picker.alt', { language: LANGUAGE_NAMES[state.lang] }),
+              altRequired: t('desk.content.errors.alt_required'),
+              pickRequired: t('desk.content.picker.pick_required'),
+              insert: t('desk.content.picker.insert'),
+              cancel: t('desk.content.picker.cancel'),
+            },
+          }}
         />
       )
     case 'textarea':
@@ -548,6 +568,7 @@ export function ContentEditorPage({
                 pictures={pictures}
               />
             ))}
+            {kind === 'article' && <ArticleCardField item={item} tab={tab} pictures={pictures} />}
           </div>
 
           <div className="flex flex-wrap items-end gap-3 border-t border-slate-200 pt-5">
