@@ -254,3 +254,90 @@ describe('an article’s pictures', { timeout: 60_000 }, () => {
     )
   })
 })
+
+describe('an article’s social card', { timeout: 60_000 }, () => {
+  it('is stored with the save and shared while its title and cover are current', async () => {
+    const card = await (
+      await env.IMAGES.input(new Blob([bytesOf(rotated)]).stream())
+        .transform({ width: 1200, height: 630 })
+        .output({ format: 'image/jpeg' })
+    )
+      .response()
+      .arrayBuffer()
+    expect(imageSize(new Uint8Array(card))).toMatchObject({ width: 1200, height: 630 })
+    const slug = `card-${Date.now().toString(36)}`
+    const fields = (title: string, version: number, action = 'publish') => ({
+      version: String(version),
+      lang: 'en',
+      action,
+      slug,
+      category: 'amazon',
+      'text.title': title,
+      'text.excerpt': 'A short excerpt of the article for the list.',
+      'text.description': 'A meta description long enough to pass the fifty character minimum.',
+      'text.category_label': 'Amazon',
+      'text.author': 'Ada Editor',
+      'text.body': 'Text.',
+    })
+    const post = async (
+      path: string,
+      values: Record<string, string>,
+      files: Record<string, File>,
+    ) => {
+      const form = new FormData()
+      for (const [k, v] of Object.entries(values)) form.append(k, v)
+      for (const [k, v] of Object.entries(files)) form.append(k, v)
+      const res = await SELF.fetch(`${SITE}${path}`, {
+        method: 'POST',
+        body: form,
+        headers: { Cookie: staff.cookie, Origin: SITE },
+        redirect: 'manual',
+      })
+      expect(res.status).toBe(303)
+      return new URL(res.headers.get('Location')!, SITE).pathname
+    }
+    const shared = async () => {
+      const page = await (await SELF.fetch(`${SITE}/blog/${slug}`)).text()
+      const meta = (p: string) =>
+        new RegExp(`<meta (?:property|name)="${p}" content="([^"]*)"`).exec(page)?.[1]
+      return {
+        og: meta('og:image')
+          ?.replace(SITE, '')
+          .replace(/[0-9a-f]{32}/, '<hash>'),
+        twitter: meta('twitter:image') === meta('og:image'),
+        width: meta('og:image:width'),
+        height: meta('og:image:height'),
+        alt: meta('twitter:image:alt'),
+      }
+    }
+    // a card that is not a 1200×630 JPEG is not taken (here: a PNG of the same size)
+    const png = await (
+      await env.IMAGES.input(new Blob([new Uint8Array(card)]).stream()).output({
+        format: 'image/png',
+      })
+    )
+      .response()
+      .arrayBuffer()
+    const editor = await post('/desk/content/article/new', fields('A card of its own', 0), {
+      card_en: new File([png], 'card-en.jpg'),
+    })
+    expect((await shared()).og).toBe('/og/blog-en.jpg')
+    await post(editor, fields('A card of its own', 1, 'save'), {
+      card_en: new File([card], 'card-en.jpg'),
+    })
+    expect(await shared()).toEqual({
+      og: '/media/<hash>.jpg',
+      twitter: true,
+      width: '1200',
+      height: '630',
+      alt: 'A card of its own | Northstar Growth',
+    })
+    const name = /\/media\/([0-9a-f]{32}\.jpg)/.exec(
+      await (await SELF.fetch(`${SITE}/blog/${slug}`)).text(),
+    )![1]!
+    expect((await served(name)).bytes.byteLength).toBe(card.byteLength)
+    // a new title without its card: the blog's card again, until one is drawn for it
+    await post(editor, fields('A card of its own, renamed', 2, 'save'), {})
+    expect((await shared()).og).toBe('/og/blog-en.jpg')
+  })
+})
