@@ -24,7 +24,13 @@ export type MarkdownEditorProps = {
   /** Where the server renders Markdown as the public page does (desk/content.tsx). */
   previewUrl: string
   /** The toolbar's "Insert picture": the stored pictures, where an upload goes, its words. */
-  picker?: { pictures: PickerPicture[]; uploadUrl: string; texts: PicturePickerTexts }
+  picker?: {
+    pictures: PickerPicture[]
+    uploadUrl: string
+    /** The toolbar's name. */
+    toolbar: string
+    texts: PicturePickerTexts
+  }
 }
 
 const noSubscription = () => () => {}
@@ -98,7 +104,7 @@ function MarkdownEditor(props: MarkdownEditorProps) {
         {hydrated && props.picker && (
           <div
             role="toolbar"
-            aria-label={props.label}
+            aria-label={props.picker.toolbar}
             aria-controls={props.id}
             className="flex flex-wrap gap-2"
           >

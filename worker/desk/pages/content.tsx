@@ -202,12 +202,13 @@ function FieldInput({
           picker={{
             pictures,
             uploadUrl: '/desk/content/media',
+            toolbar: t('desk.content.picker.toolbar'),
             texts: {
               open: t('desk.content.picker.open'),
               title: t('desk.content.picker.title'),
               pick: t('desk.content.picker.pick'),
               none: t('desk.content.picker.none'),
-              upload: t('desk.content.cover_upload'),
+              upload: t('desk.content.picker.upload'),
               uploadHint: t('desk.content.picker.upload_hint'),
               uploading: t('desk.content.picker.uploading'),
               uploadFailed: t('desk.content.picker.upload_failed'),
