@@ -137,6 +137,33 @@ describe('an upload', { timeout: 60_000 }, () => {
   })
 })
 
+describe('a picture stored before sizes were made', { timeout: 60_000 }, () => {
+  it('uploaded again, gets its sizes and its served file loses its metadata', async () => {
+    const bytes = bytesOf(rotated)
+    const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes))
+    const name = `${[...digest.slice(0, 16)].map((b) => b.toString(16).padStart(2, '0')).join('')}.jpg`
+    await env.MEDIA.delete(name)
+    await env.DB.prepare('DELETE FROM media WHERE name = ?').bind(name).run()
+    // as the desk stored it before: the bytes as uploaded, no sizes
+    await env.MEDIA.put(name, bytes, { httpMetadata: { contentType: 'image/jpeg' } })
+    await env.DB.prepare(
+      `INSERT INTO media (name, type, width, height, bytes, uploaded_by) VALUES (?, 'image/jpeg', 600, 400, ?, 'old')`,
+    )
+      .bind(name, bytes.byteLength)
+      .run()
+    expect(metadataIn((await served(name)).bytes)).toBe(true)
+    const res = await upload(rotated, 'again.jpg')
+    expect(((await res.json()) as { media: unknown }).media).toEqual({
+      name,
+      width: 400,
+      height: 600,
+      widths: [400],
+    })
+    expect(metadataIn((await served(name)).bytes)).toBe(false)
+    expect(imageSize((await served(name)).bytes)).toMatchObject({ width: 400, height: 600 })
+  })
+})
+
 describe('a picture a browser cannot use', () => {
   it.each([
     ['an iPhone’s HEIC', heic, 'IMG_0002.heic', 'HEIC photos (an iPhone’s own format)'],

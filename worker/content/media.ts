@@ -35,8 +35,9 @@ export async function storeMedia(
   if (!read.ok) return read
   const { format, orientation } = read.picture
   const name = `${(await sha256Hex(bytes)).slice(0, 32)}.${format}`
+  // a picture stored before sizes were made is made again, its served file replaced by a clean one
   const known = await findMedia(env.DB, name)
-  if (known) return { ok: true, media: known }
+  if (known?.widths) return { ok: true, media: known }
 
   const upright = await uprightSteps(env.IMAGES, orientation)
   const turned = orientation >= 5
@@ -80,7 +81,8 @@ export async function storeMedia(
     }
     await env.DB.prepare(
       `INSERT INTO media (name, type, width, height, bytes, uploaded_by, widths)
-       VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (name) DO NOTHING`,
+       VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (name) DO UPDATE SET width = excluded.width,
+       height = excluded.height, bytes = excluded.bytes, widths = excluded.widths`,
     )
       .bind(
         name,
@@ -93,7 +95,9 @@ export async function storeMedia(
       )
       .run()
   } catch (err) {
-    if (stored.length) await env.MEDIA.delete(stored)
+    // what this upload added goes (a picture stored before keeps its file)
+    const added = stored.filter((key) => !(known && key === name))
+    if (added.length) await env.MEDIA.delete(added)
     throw err
   }
   return { ok: true, media }
