@@ -28,6 +28,14 @@ export type SocialCardProps = {
 
 type Drawn = { blob: Blob; title: string; cover: string }
 
+const dataUrl = (blob: Blob) =>
+  new Promise<string>((resolve, reject) => {
+    const reader = new FileReader()
+    reader.onload = () => resolve(String(reader.result))
+    reader.onerror = () => reject(reader.error)
+    reader.readAsDataURL(blob)
+  })
+
 const cardOf = (props: SocialCardProps, lang: string, title: string, cover: string) => {
   const stored = props.cards[lang]
   return stored && stored.title === title && stored.cover === cover ? stored : null
@@ -54,7 +62,6 @@ function SocialCard(props: SocialCardProps) {
     let dirty = true
     let drawing: Promise<void> | null = null
     let timer: ReturnType<typeof setTimeout> | undefined
-    let url = ''
 
     /** The cover as the form has it: a file just chosen, a stored picture, or none. */
     async function coverNow(): Promise<{ key: string; image: ImageBitmap | null }> {
@@ -83,11 +90,8 @@ function SocialCard(props: SocialCardProps) {
           cover.image,
         )
         drawn.set(lang, { blob, title: t, cover: cover.key })
-        if (lang === props.tab) {
-          if (url) URL.revokeObjectURL(url)
-          url = URL.createObjectURL(blob)
-          setPreview(url)
-        }
+        // a data: URL, which the page's img-src allows (blob: it does not)
+        if (lang === props.tab) setPreview(await dataUrl(blob))
       }
       cover.image?.close()
     }
@@ -136,7 +140,6 @@ function SocialCard(props: SocialCardProps) {
       form.removeEventListener('change', changed)
       form.removeEventListener('submit', submit)
       form.removeEventListener('formdata', formdata)
-      if (url) URL.revokeObjectURL(url)
     }
   }, [props])
 

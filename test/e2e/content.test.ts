@@ -135,6 +135,14 @@ describe('content edited in the desk', () => {
     await expect
       .poll(() => page.locator('img[data-social-card="en"]').getAttribute('alt'))
       .toBe(c.card.alt.replace('{{title}}', title))
+    // shown as drawn, 1200×630 (the page's img-src allows data: URLs, not blob:)
+    await expect
+      .poll(() =>
+        page
+          .locator('img[data-social-card="en"]')
+          .evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth),
+      )
+      .toBe(1200)
     await page.getByRole('button', { name: c.save, exact: true }).click()
     await page.waitForURL(/done=save/)
     expect(await page.getByRole('status').first().textContent()).toContain(c.done.save)
