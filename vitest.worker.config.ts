@@ -42,6 +42,8 @@ export default defineConfig(async () => {
         },
       }),
     ],
+    // the media tests' iPhone photo (test/fixtures/pictures), imported as a data URL like the others
+    assetsInclude: ['**/*.heic'],
     test: {
       name: 'worker',
       sequence: { groupOrder: 0 },

@@ -3,10 +3,12 @@ import type { Lang } from '../client/lib/languages'
 import type { AppEnv } from './env'
 
 /**
- * Open Graph image of each page type, and each article's own (public/og/<type>-<lang>.jpg,
- * public/og/blog/<slug>-<lang>.jpg; made by scripts/og-images.mjs).
+ * Open Graph image of each page type, and each article's own: the seeded articles' drawn at build
+ * time (public/og/<type>-<lang>.jpg, public/og/blog/<slug>-<lang>.jpg; scripts/og-images.mjs),
+ * the desk's drawn by the editor's browser and stored with the pictures (`{ media: name }`,
+ * /media/<name>; decision 007). Every one is 1200×630.
  */
-export type PageImage = 'home' | 'services' | 'blog' | 'page' | `blog/${string}`
+export type PageImage = 'home' | 'services' | 'blog' | 'page' | `blog/${string}` | { media: string }
 
 export const OG_LOCALE: Record<Lang, string> = {
   en: 'en_GB',
@@ -17,7 +19,8 @@ export const OG_LOCALE: Record<Lang, string> = {
   pt: 'pt_BR',
 }
 
-export const ogImagePath = (image: PageImage, lang: Lang) => `/og/${image}-${lang}.jpg`
+export const ogImagePath = (image: PageImage, lang: Lang) =>
+  typeof image === 'object' ? `/media/${image.media}` : `/og/${image}-${lang}.jpg`
 
 type Thing = Record<string, unknown>
 

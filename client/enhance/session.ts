@@ -16,7 +16,8 @@ export function enhanceSession() {
   // tell the other tabs what this page knows (a fresh sign-in or sign-out shows up here first)
   channel?.postMessage(mine)
   document.addEventListener('submit', (event) => {
-    if ((event.target as HTMLFormElement).action.endsWith('/auth/sign-out'))
+    // the attribute: a form with a control named "action" (the desk's editor) shadows the property
+    if ((event.target as HTMLFormElement).getAttribute('action')?.endsWith('/auth/sign-out'))
       channel?.postMessage('')
   })
   if (!mine) return

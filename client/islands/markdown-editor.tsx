@@ -1,5 +1,10 @@
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useRef, useState, useSyncExternalStore } from 'react'
 import { labelClass, TextAreaField } from '../components/field'
+import {
+  PicturePicker,
+  type PickerPicture,
+  type PicturePickerTexts,
+} from '../components/picture-picker'
 import { defineIsland } from '../island'
 
 export type MarkdownEditorProps = {
@@ -18,7 +23,17 @@ export type MarkdownEditorProps = {
   previewHtml: string
   /** Where the server renders Markdown as the public page does (desk/content.tsx). */
   previewUrl: string
+  /** The toolbar's "Insert picture": the stored pictures, where an upload goes, its words. */
+  picker?: {
+    pictures: PickerPicture[]
+    uploadUrl: string
+    /** The toolbar's name. */
+    toolbar: string
+    texts: PicturePickerTexts
+  }
 }
+
+const noSubscription = () => () => {}
 
 /**
  * An article's Markdown beside its preview. The preview is the server's rendering of the text
@@ -29,6 +44,36 @@ function MarkdownEditor(props: MarkdownEditorProps) {
   const [text, setText] = useState(props.value)
   const [html, setHtml] = useState(props.previewHtml)
   const first = useRef(true)
+  // the toolbar works only with JavaScript, so it appears only with it
+  const hydrated = useSyncExternalStore(
+    noSubscription,
+    () => true,
+    () => false,
+  )
+  const caret = useRef<number | null>(null)
+  useEffect(() => {
+    const at = caret.current
+    const area = document.getElementById(props.id) as HTMLTextAreaElement | null
+    if (at === null || !area) return
+    caret.current = null
+    area.focus()
+    area.setSelectionRange(at, at)
+  }, [text, props.id])
+
+  /** A picture's Markdown at the cursor, as a paragraph of its own. */
+  function insertAtCursor(markdown: string) {
+    const area = document.getElementById(props.id) as HTMLTextAreaElement | null
+    const start = area?.selectionStart ?? text.length
+    const end = area?.selectionEnd ?? text.length
+    const before = text.slice(0, start)
+    const after = text.slice(end)
+    const lead =
+      before === '' || before.endsWith('\n\n') ? '' : before.endsWith('\n') ? '\n' : '\n\n'
+    const tail =
+      after === '' || after.startsWith('\n\n') ? '' : after.startsWith('\n') ? '\n' : '\n\n'
+    caret.current = before.length + lead.length + markdown.length
+    setText(before + lead + markdown + tail + after)
+  }
   useEffect(() => {
     if (first.current) {
       first.current = false
@@ -55,20 +100,39 @@ function MarkdownEditor(props: MarkdownEditorProps) {
   }, [text, props.previewUrl])
   return (
     <div className="grid gap-4 lg:grid-cols-2">
-      <TextAreaField
-        id={props.id}
-        name={props.name}
-        label={props.label}
-        lang={props.lang}
-        dir={props.dir}
-        rows={24}
-        required
-        value={text}
-        onChange={(e) => setText(e.target.value)}
-        note={props.hint}
-        error={props.error}
-        inputClassName="text-base leading-relaxed"
-      />
+      <div className="min-w-0 space-y-2">
+        {hydrated && props.picker && (
+          <div
+            role="toolbar"
+            aria-label={props.picker.toolbar}
+            aria-controls={props.id}
+            className="flex flex-wrap gap-2"
+          >
+            <PicturePicker
+              pictures={props.picker.pictures}
+              uploadUrl={props.picker.uploadUrl}
+              lang={props.lang}
+              dir={props.dir}
+              texts={props.picker.texts}
+              onInsert={insertAtCursor}
+            />
+          </div>
+        )}
+        <TextAreaField
+          id={props.id}
+          name={props.name}
+          label={props.label}
+          lang={props.lang}
+          dir={props.dir}
+          rows={24}
+          required
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          note={props.hint}
+          error={props.error}
+          inputClassName="text-base leading-relaxed"
+        />
+      </div>
       <section aria-label={props.previewLabel} className="min-w-0">
         <p className={labelClass} aria-hidden="true">
           {props.previewLabel}

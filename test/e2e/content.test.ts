@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import type { Page } from 'playwright-core'
 import sharp from 'sharp'
 import { describe, expect, it } from 'vitest'
@@ -5,13 +7,74 @@ import ar from '../../locales/ar.json'
 import en from '../../locales/en.json'
 import { formValues, type ContentKind } from '../../worker/content/kinds'
 import { seriousViolations } from './audit'
-import { useBrowser } from './browser'
+import { island, PHONE, useBrowser } from './browser'
 import { query } from './d1'
 import { signInStaff } from './staff'
 
-// The agency publishes an article from the desk: written in English with a cover, translated
-// into Arabic, published, seen by an anonymous visitor at once everywhere it belongs, and gone
-// from all of it when unpublished.
+// The agency publishes an article from the desk: written in English with a phone photo as its
+// cover and a second picture inserted with the toolbar's button, translated into Arabic,
+// published, seen by an anonymous visitor at once everywhere it belongs (a phone gets the small
+// size; its shared card shows its title), and gone from all of it when unpublished.
+
+const fixture = (name: string) =>
+  readFileSync(new URL(`../fixtures/pictures/${name}`, import.meta.url))
+
+/** "Insert picture": upload `file`, or choose the stored picture of `size`; describe it; insert. */
+async function insertPicture(page: Page, description: string, file: string, size?: string) {
+  await page.getByRole('button', { name: c.picker.open }).click()
+  const dialog = page.getByRole('dialog', { name: c.picker.title })
+  if (!size) {
+    await dialog.getByLabel(c.picker.upload).setInputFiles({
+      name: file,
+      mimeType: 'image/jpeg',
+      buffer: fixture(file),
+    })
+    // uploaded, its sizes made, and chosen
+    await expect.poll(() => dialog.locator('input[type=radio]:checked').count()).toBe(1)
+  } else await dialog.locator('label', { hasText: size }).click()
+  // the description is required, in the tab's language
+  await dialog.getByRole('button', { name: c.picker.insert, exact: true }).click()
+  expect(await dialog.getByRole('alert').textContent()).toBe(c.errors.alt_required)
+  await dialog.getByRole('textbox').fill(description)
+  await dialog.getByRole('button', { name: c.picker.insert, exact: true }).click()
+  await expect.poll(() => dialog.isVisible()).toBe(false)
+}
+
+/**
+ * The shared card of the article page open in `page`: its meta, and where its title's white
+ * text lies (the leftmost and rightmost columns with it in the title's rows). A screenshot of
+ * it goes to the temporary directory to be looked at.
+ */
+async function sharedCard(page: Page, lang: string) {
+  const meta = (p: string) =>
+    page.locator(`meta[property="${p}"], meta[name="${p}"]`).getAttribute('content')
+  const url = (await meta('og:image'))!
+  const tab = await page.context().newPage()
+  await tab.setViewportSize({ width: 1200, height: 630 })
+  await tab.goto(new URL(url).pathname)
+  const shot = await tab.screenshot({ path: `${tmpdir()}/social-card-${lang}.png` })
+  await tab.close()
+  const { data, info } = await sharp(shot).raw().toBuffer({ resolveWithObject: true })
+  let left = info.width
+  let right = 0
+  for (let y = 330; y < 540; y++)
+    for (let x = 0; x < info.width; x++) {
+      const i = (y * info.width + x) * info.channels
+      if (data[i]! > 235 && data[i + 1]! > 235 && data[i + 2]! > 235) {
+        left = Math.min(left, x)
+        right = Math.max(right, x)
+      }
+    }
+  return {
+    path: new URL(url).pathname.replace(/[0-9a-f]{32}/, '<hash>'),
+    width: await meta('og:image:width'),
+    height: await meta('og:image:height'),
+    alt: await meta('og:image:alt'),
+    twitter: (await meta('twitter:image')) === url,
+    size: [info.width, info.height],
+    title: { left, right },
+  }
+}
 
 const { open, baseURL } = useBrowser()
 const c = en.desk.content
@@ -51,15 +114,11 @@ describe('content edited in the desk', () => {
     await page.getByRole('link', { name: c.new.article }).click()
     await page.getByLabel(c.fields.slug).fill(slug)
     await page.getByLabel(c.fields.category, { exact: true }).fill('etsy')
-    const cover = await sharp({
-      create: { width: 1200, height: 675, channels: 3, background: '#1c358a' },
-    })
-      .webp()
-      .toBuffer()
+    // a phone's photo, 4032×3024, with where it was taken
     await page.getByLabel(c.cover_upload).setInputFiles({
-      name: 'winter.webp',
-      mimeType: 'image/webp',
-      buffer: cover,
+      name: 'IMG_0001.jpg',
+      mimeType: 'image/jpeg',
+      buffer: fixture('phone.jpg'),
     })
     await page.getByLabel(c.fields.title).fill(title)
     await page.getByLabel(c.fields.excerpt).fill('Five things that sell when it is cold outside.')
@@ -84,6 +143,29 @@ describe('content edited in the desk', () => {
     expect(await preview.locator('strong').textContent()).toBe('scarves')
     expect(await preview.locator('script').count()).toBe(0)
     expect(await preview.textContent()).toContain('<script>alert(1)</script>')
+    // a second picture, uploaded from the toolbar, goes in at the cursor
+    await island(page, 'markdown-editor')
+    await page.getByLabel(c.fields.body).press('ControlOrMeta+End')
+    await insertPicture(page, 'A portrait with a red band at the top', 'rotated.jpg')
+    expect(await page.getByLabel(c.fields.body).inputValue()).toMatch(
+      /with cards\.\n\n<script>alert\(1\)<\/script>\n\n!\[A portrait with a red band at the top\]\(\/media\/[0-9a-f]{32}\.jpg\)$/,
+    )
+    await expect
+      .poll(() => preview.locator('picture img[width="400"][height="600"]').count())
+      .toBe(1)
+    // the card the article will be shared with, drawn from the form
+    await island(page, 'social-card')
+    await expect
+      .poll(() => page.locator('img[data-social-card="en"]').getAttribute('alt'))
+      .toBe(c.card.alt.replace('{{title}}', title))
+    // shown as drawn, 1200×630 (the page's img-src allows data: URLs, not blob:)
+    await expect
+      .poll(() =>
+        page
+          .locator('img[data-social-card="en"]')
+          .evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth),
+      )
+      .toBe(1200)
     await page.getByRole('button', { name: c.save, exact: true }).click()
     await page.waitForURL(/done=save/)
     expect(await page.getByRole('status').first().textContent()).toContain(c.done.save)
@@ -103,6 +185,13 @@ describe('content edited in the desk', () => {
     await page.getByLabel(c.fields.author).fill('مايا')
     await page.getByLabel(c.fields.cover_alt).fill('لافتة شتوية زرقاء داكنة')
     await page.getByLabel(c.fields.body).fill('## هدايا دافئة\n\nاجمع **الأوشحة** مع البطاقات.')
+    await island(page, 'markdown-editor')
+    await page.getByLabel(c.fields.body).press('ControlOrMeta+End')
+    await insertPicture(page, 'صورة عمودية بشريط أحمر في الأعلى', 'rotated.jpg', '400×600')
+    expect(await page.getByLabel(c.fields.body).inputValue()).toMatch(
+      /!\[صورة عمودية بشريط أحمر في الأعلى\]\(\/media\/[0-9a-f]{32}\.jpg\)$/,
+    )
+    await island(page, 'social-card')
     await page.getByRole('button', { name: c.publish }).click()
     await page.waitForURL(/done=publish/)
     const [item] = await query<{ status: string; langs: string }>(
@@ -124,14 +213,16 @@ describe('content edited in the desk', () => {
       const listed = await card.count()
       await visitor.goto(`/blog/${slug}${q}`)
       const h1 = await visitor.locator('h1').textContent()
-      const img = visitor.locator('main img[src^="/media/"]').first()
+      const img = visitor.locator('main picture img').first()
       const picture = {
         alt: await img.getAttribute('alt'),
         width: await img.getAttribute('width'),
         height: await img.getAttribute('height'),
+        priority: await img.getAttribute('fetchpriority'),
+        // the size the browser chose for the article's column (768 pixels at 1×)
         loaded: await img.evaluate(async (el: HTMLImageElement) => {
           await el.decode().catch(() => undefined)
-          return el.naturalWidth
+          return el.currentSrc.replace(/.*-(\d+)\.(\w+)$/, '$1 $2')
         }),
       }
       const sitemap = await (await visitor.request.get(`${baseURL}/sitemap.xml`)).text()
@@ -147,17 +238,64 @@ describe('content edited in the desk', () => {
     expect(await seeIn('en')).toEqual({
       listed: 1,
       h1: title,
-      picture: { alt: 'A deep blue winter banner', width: '1200', height: '675', loaded: 1200 },
+      picture: {
+        alt: 'A deep blue winter banner',
+        width: '4032',
+        height: '3024',
+        priority: 'high',
+        loaded: '800 avif',
+      },
       inSitemap: true,
       inRss: true,
     })
     expect(await seeIn('ar')).toEqual({
       listed: 1,
       h1: arTitle,
-      picture: { alt: 'لافتة شتوية زرقاء داكنة', width: '1200', height: '675', loaded: 1200 },
+      picture: {
+        alt: 'لافتة شتوية زرقاء داكنة',
+        width: '4032',
+        height: '3024',
+        priority: 'high',
+        loaded: '800 avif',
+      },
       inSitemap: true,
       inRss: true,
     })
+    // on a phone, the small sizes: the cover and, once scrolled to, the body's picture
+    const phone = await open(`/blog/${slug}?lang=ar`, { viewport: PHONE })
+    const chosen = (n: number) =>
+      phone
+        .locator('main picture img')
+        .nth(n)
+        .evaluate(async (el: HTMLImageElement) => {
+          el.scrollIntoView()
+          await el.decode().catch(() => undefined)
+          // loaded (its natural width is the slot's, the size's pixels drawn at their density)
+          return [el.currentSrc.replace(/.*-(\d+)\.(\w+)$/, '$1 $2'), el.naturalWidth > 0]
+        })
+    expect([await chosen(0), await chosen(1)]).toEqual([
+      ['480 avif', true],
+      ['400 avif', true],
+    ])
+    // its shared card: 1200×630, its own title, laid out from the right in Arabic
+    await visitor.goto(`/blog/${slug}?lang=en`)
+    const cards = { en: await sharedCard(visitor, 'en'), ar: await sharedCard(phone, 'ar') }
+    for (const [lang, card] of Object.entries(cards))
+      expect(card, lang).toMatchObject({
+        path: '/media/<hash>.jpg',
+        width: '1200',
+        height: '630',
+        twitter: true,
+        size: [1200, 630],
+      })
+    expect(cards.ar.alt).toContain(arTitle)
+    expect(cards.en.title.left).toBeGreaterThanOrEqual(78)
+    expect(cards.en.title.left).toBeLessThan(90)
+    expect(cards.ar.title.right).toBeGreaterThan(1110)
+    expect(cards.ar.title.right).toBeLessThanOrEqual(1122)
+    expect(cards.ar.title.left).toBeGreaterThan(120)
+    await phone.context().close()
+
     // not in the other languages' lists (no translation there yet)
     await visitor.goto('/blog?lang=fr')
     expect(await visitor.locator(`a[href="/blog/${slug}"]`).count()).toBe(0)

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react'
 import { Icon } from '../../client/components/icon'
 import { dirOf, type Lang } from '../../client/lib/languages'
+import { PICTURE_SIZES, pictureSources, type MediaPicture } from '../content/media-sizes'
 import { usePage } from '../render/context'
 
 export interface Crumb {
@@ -38,38 +39,56 @@ export function Artwork({
 }
 
 /**
- * A piece of content's picture: its cover from the desk (/media/, its own size), or else its
- * illustration from before the desk, described by `artworkAlt`; nothing when it has neither.
+ * A piece of content's picture: its cover from the desk (/media/, its own size; the sizes made at
+ * upload offered in AVIF and WebP for the width `sizes` says it takes), or else its illustration
+ * from before the desk, described by `artworkAlt`; nothing when it has neither. The first
+ * picture of a page is `eager` and, where it is the largest thing in the first screen, `high`.
  */
 export function ContentPicture({
   cover,
   coverAlt,
   artwork,
   artworkAlt,
+  sizes,
   eager = false,
+  high = false,
   className = '',
 }: {
-  cover?: { name: string; width: number; height: number }
+  cover?: MediaPicture
   coverAlt?: string
   artwork?: string
   artworkAlt: string
+  sizes: keyof typeof PICTURE_SIZES
   eager?: boolean
+  high?: boolean
   className?: string
 }) {
-  if (cover)
-    return (
+  if (cover) {
+    const sources = pictureSources(cover)
+    const img = (
       <img
-        src={`/media/${cover.name}`}
+        src={sources?.src ?? `/media/${cover.name}`}
+        srcSet={sources?.webp}
+        sizes={sources ? PICTURE_SIZES[sizes] : undefined}
         width={cover.width}
         height={cover.height}
         alt={coverAlt ?? ''}
-        loading={eager ? undefined : 'lazy'}
-        decoding="async"
+        loading={eager || high ? undefined : 'lazy'}
+        fetchPriority={high ? 'high' : undefined}
+        decoding={high ? undefined : 'async'}
         className={`block h-auto w-full rounded-2xl object-cover ${className}`}
       />
     )
+    if (!sources) return img
+    return (
+      <picture>
+        <source type="image/avif" srcSet={sources.avif} sizes={PICTURE_SIZES[sizes]} />
+        {img}
+      </picture>
+    )
+  }
   if (!artwork) return null
-  return <Artwork name={artwork} alt={artworkAlt} eager={eager} className={className} />
+  return <Artwork name={artwork} alt={artworkAlt} eager={eager || high} className={className} />
 }
 
 /** The top band of an inner page: breadcrumbs, the page's h1 and its lead text. */

@@ -1,5 +1,6 @@
 import type { Context } from 'hono'
 import type { Lang } from '../../client/lib/languages'
+import type { MediaPicture } from './media-sizes'
 import { liveItemQuery, liveItemsQuery, readLive, type LiveItem } from '../db/content'
 import { noteDatabaseAnswer, noteDatabaseFailure } from '../db/outage'
 import type { AppEnv } from '../env'
@@ -12,18 +13,20 @@ import { readSnapshot } from './snapshot'
  * D1 fails, it reads the snapshot of the published content instead (content/snapshot.ts).
  */
 
-/** A picture the desk stored (content/media.ts), with the size its page reserves. */
-export interface Cover {
+export interface ArticleCard {
   name: string
-  width: number
-  height: number
+  title: string
+  /** The cover's name when it was drawn ('' for none). */
+  cover: string
 }
 
 export interface ArticleShared {
   category: string
   /** The illustration of an article from before the desk (public/images/art/<artwork>.svg). */
   artwork?: string
-  cover?: Cover
+  cover?: MediaPicture
+  /** Its social card in each language (/media/<name>), with the title and cover it shows. */
+  cards?: Partial<Record<Lang, ArticleCard>>
   /** The day its text last changed in a way worth saying (YYYY-MM-DD). */
   updated?: string
 }
@@ -55,7 +58,7 @@ export interface CaseTexts {
   quote_author: string
   cover_alt?: string
 }
-export type CaseStudy = LiveItem<CaseTexts> & { shared: { artwork?: string; cover?: Cover } }
+export type CaseStudy = LiveItem<CaseTexts> & { shared: { artwork?: string; cover?: MediaPicture } }
 
 export interface TestimonialTexts {
   name: string
@@ -204,4 +207,12 @@ export function relatedTo(slug: string, category: string, list: Article[], count
     ...others.filter((a) => a.shared.category === category),
     ...others.filter((a) => a.shared.category !== category),
   ].slice(0, count)
+}
+
+/** The article's card in the language it is shown in, while its title and cover are the card's. */
+export function currentCard(a: Article): ArticleCard | null {
+  const card = a.shared.cards?.[a.lang]
+  return card && card.title === a.texts.title && card.cover === (a.shared.cover?.name ?? '')
+    ? card
+    : null
 }

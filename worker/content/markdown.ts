@@ -1,5 +1,6 @@
 import { Marked, type Tokens } from 'marked'
 import sanitizeHtml from 'sanitize-html'
+import { PICTURE_SIZES, pictureSources, type MediaPicture } from './media-sizes'
 
 /**
  * An article's Markdown made into the HTML its page shows, once, when it is saved (never per
@@ -54,15 +55,17 @@ export const ARTICLE_TAGS = [
 ]
 
 const SANITIZE: sanitizeHtml.IOptions = {
-  allowedTags: ARTICLE_TAGS,
+  // an article's pictures are offered in the sizes made at upload (content/media-sizes.ts)
+  allowedTags: [...ARTICLE_TAGS, 'picture', 'source'],
   allowedAttributes: {
+    source: ['type', 'srcset', 'sizes'],
     h2: ['id'],
     h3: ['id'],
     h4: ['id'],
     h5: ['id'],
     h6: ['id'],
     a: ['href', 'title'],
-    img: ['src', 'alt', 'title', 'width', 'height', 'loading', 'decoding'],
+    img: ['src', 'srcset', 'sizes', 'alt', 'title', 'width', 'height', 'loading', 'decoding'],
     ol: ['start'],
     th: ['align'],
     td: ['align'],
@@ -75,10 +78,23 @@ const SANITIZE: sanitizeHtml.IOptions = {
   allowProtocolRelative: false,
   // whatever is not allowed goes, its text kept (a <script>'s content is dropped with it)
   disallowedTagsMode: 'discard',
-  exclusiveFilter: (frame) => frame.tag === 'img' && !frame.attribs.src?.startsWith(MEDIA_PREFIX),
+  exclusiveFilter: (frame) =>
+    (frame.tag === 'img' && !frame.attribs.src?.startsWith(MEDIA_PREFIX)) ||
+    ((frame.tag === 'img' || frame.tag === 'source') && !ourSrcset(frame.attribs.srcset)),
 }
 
-export function renderMarkdown(body: string): RenderedBody {
+/** A `srcset` of our own store only (or none). */
+const ourSrcset = (srcset: string | undefined) =>
+  !srcset || srcset.split(',').every((candidate) => candidate.trim().startsWith(MEDIA_PREFIX))
+
+/**
+ * `pictures`: the stored pictures the text shows (by name, content/media.ts), so that each is
+ * given its size and the sizes made of it; a picture not among them is shown as written.
+ */
+export function renderMarkdown(
+  body: string,
+  pictures: ReadonlyMap<string, MediaPicture> = new Map(),
+): RenderedBody {
   const headings: RenderedBody['headings'] = []
   // a repeated heading ("Suggested structure" under each sequence) gets -2, -3…: ids are unique
   const used = new Map<string, number>()
@@ -105,7 +121,15 @@ export function renderMarkdown(body: string): RenderedBody {
       image({ href, title, text }) {
         const src = href.startsWith(MEDIA_PREFIX) ? href : ''
         const t = title ? ` title="${escapeHtml(title)}"` : ''
-        return `<img src="${escapeHtml(src)}" alt="${escapeHtml(text)}"${t} loading="lazy" decoding="async">`
+        const stored = pictures.get(src.slice(MEDIA_PREFIX.length))
+        if (!stored)
+          return `<img src="${escapeHtml(src)}" alt="${escapeHtml(text)}"${t} loading="lazy" decoding="async">`
+        const sizes = PICTURE_SIZES.article
+        const sources = pictureSources(stored)
+        const img = `<img src="${sources?.src ?? src}"${sources ? ` srcset="${sources.webp}" sizes="${sizes}"` : ''} width="${stored.width}" height="${stored.height}" alt="${escapeHtml(text)}"${t} loading="lazy" decoding="async">`
+        return sources
+          ? `<picture><source type="image/avif" srcset="${sources.avif}" sizes="${sizes}">${img}</picture>`
+          : img
       },
       // task lists are checklists to print, not form controls
       checkbox: () => '<span class="check" aria-hidden="true"></span>',

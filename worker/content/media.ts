@@ -2,86 +2,237 @@ import { Hono } from 'hono'
 import { imageSize } from 'image-size'
 import { sha256Hex } from '../hash'
 import type { AppEnv } from '../env'
+import { SIZE_FORMATS, sizeName, widthsFor, type MediaPicture } from './media-sizes'
+import { PICTURE_TYPES, readPicture, type PictureRefusal } from './picture-bytes'
 
 /**
- * The desk's pictures (covers, pictures in articles): checked on their bytes, stored in R2 under
- * a name made of their content's hash, and served from /media/<name> as immutable, with the
- * width and height a page gives them so nothing shifts as they load (the `media` table).
+ * The desk's pictures (covers, pictures in articles). Each is checked on its bytes
+ * (picture-bytes.ts), then made once, at upload, through the Images binding into what the site
+ * serves: the picture itself re-encoded (turned upright, its EXIF, XMP and GPS data gone) and a
+ * few smaller widths in AVIF and WebP. All are stored in R2 under names made of the uploaded
+ * bytes' hash and served from /media/<name> as immutable, with the width and height a page gives
+ * them so nothing shifts as they load (the `media` table). The bytes as uploaded are kept nowhere.
  */
 
 /** The largest picture the desk takes. */
 export const MEDIA_MAX_BYTES = 4 * 1024 * 1024
 
-/** What image-size reads in the bytes, to the file's extension and type. */
-const TYPES: Record<string, { ext: string; type: string }> = {
-  jpg: { ext: 'jpg', type: 'image/jpeg' },
-  png: { ext: 'png', type: 'image/png' },
-  webp: { ext: 'webp', type: 'image/webp' },
-}
-
-export interface StoredMedia {
-  name: string
-  width: number
-  height: number
-}
-
-export type MediaRefusal = 'media_type' | 'media_size'
+export type MediaRefusal = PictureRefusal | 'media_size'
 
 /**
- * Checks a picture and stores it (the same bytes twice are one file). The type is read from
- * the bytes by image-size, never from the name or the browser's word.
+ * Checks a picture and stores what is served of it (the same bytes twice are one picture).
+ * Everything is made before anything is stored, and what was stored goes again if the rest
+ * fails: a refused or failed upload leaves nothing in R2 or D1.
  */
 export async function storeMedia(
   env: AppEnv['Bindings'],
   file: File,
   by: string,
-): Promise<{ ok: true; media: StoredMedia } | { ok: false; error: MediaRefusal }> {
+): Promise<{ ok: true; media: MediaPicture } | { ok: false; error: MediaRefusal }> {
   if (file.size > MEDIA_MAX_BYTES) return { ok: false, error: 'media_size' }
   const bytes = new Uint8Array(await file.arrayBuffer())
-  let size: ReturnType<typeof imageSize>
+  const read = readPicture(bytes)
+  if (!read.ok) return read
+  const { format, orientation } = read.picture
+  const name = `${(await sha256Hex(bytes)).slice(0, 32)}.${format}`
+  // a picture stored before sizes were made is made again, its served file replaced by a clean one
+  const known = await findMedia(env.DB, name)
+  if (known?.widths) return { ok: true, media: known }
+
+  const upright = await uprightSteps(env.IMAGES, orientation)
+  const turned = orientation >= 5
+  const width = turned ? read.picture.height : read.picture.width
+  const widths = widthsFor(width)
+  const type = PICTURE_TYPES[format]
+  let files: { key: string; type: string; bytes: Uint8Array }[]
   try {
-    size = imageSize(bytes)
+    files = await Promise.all([
+      encode(env.IMAGES, bytes, upright, { format: type as ImageOutputOptions['format'] }).then(
+        (b) => ({ key: name, type, bytes: b }),
+      ),
+      ...widths.flatMap((w) =>
+        SIZE_FORMATS.map((f) =>
+          encode(env.IMAGES, bytes, [...upright, { width: w }], {
+            format: f.type,
+            quality: f.quality,
+          }).then((b) => ({ key: sizeName(name, w, f.ext), type: f.type, bytes: b })),
+        ),
+      ),
+    ])
   } catch {
+    // the header read well but the picture does not decode
     return { ok: false, error: 'media_type' }
   }
-  const kind = size.type ? TYPES[size.type] : undefined
-  if (!kind || !size.width || !size.height) return { ok: false, error: 'media_type' }
-  const name = `${(await sha256Hex(bytes)).slice(0, 32)}.${kind.ext}`
-  await env.MEDIA.put(name, bytes, { httpMetadata: { contentType: kind.type } })
-  await env.DB.prepare(
-    `INSERT INTO media (name, type, width, height, bytes, uploaded_by) VALUES (?, ?, ?, ?, ?, ?)
-     ON CONFLICT (name) DO NOTHING`,
-  )
-    .bind(name, kind.type, size.width, size.height, bytes.byteLength, by)
-    .run()
-  return { ok: true, media: { name, width: size.width, height: size.height } }
+  // the size as served (upright), read from what was made
+  const served = imageSize(files[0]!.bytes)
+  const media: MediaPicture = {
+    name,
+    width: served.width ?? width,
+    height: served.height ?? (turned ? read.picture.width : read.picture.height),
+    widths,
+  }
+  const stored: string[] = []
+  try {
+    for (const f of files) {
+      await env.MEDIA.put(f.key, f.bytes, {
+        httpMetadata: { contentType: f.type, cacheControl: IMMUTABLE },
+      })
+      stored.push(f.key)
+    }
+    await env.DB.prepare(
+      `INSERT INTO media (name, type, width, height, bytes, uploaded_by, widths)
+       VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (name) DO UPDATE SET width = excluded.width,
+       height = excluded.height, bytes = excluded.bytes, widths = excluded.widths`,
+    )
+      .bind(
+        name,
+        type,
+        media.width,
+        media.height,
+        files[0]!.bytes.byteLength,
+        by,
+        JSON.stringify(widths),
+      )
+      .run()
+  } catch (err) {
+    // what this upload added goes (a picture stored before keeps its file)
+    const added = stored.filter((key) => !(known && key === name))
+    if (added.length) await env.MEDIA.delete(added)
+    throw err
+  }
+  return { ok: true, media }
 }
 
-export const findMedia = (db: D1Database, name: string) =>
-  db.prepare('SELECT name, width, height FROM media WHERE name = ?').bind(name).first<StoredMedia>()
+/** A social card drawn by the editor's browser (decision 007), at most this large. */
+export const CARD_MAX_BYTES = 400 * 1024
+
+/**
+ * Stores an article's social card as it came (a canvas's JPEG has no metadata to strip), under
+ * its hash; null when it is not a 1200×630 JPEG. Cards are not pictures to choose from: no row.
+ */
+export async function storeCard(env: AppEnv['Bindings'], file: File) {
+  if (file.size > CARD_MAX_BYTES) return null
+  const bytes = new Uint8Array(await file.arrayBuffer())
+  const read = readPicture(bytes)
+  if (!read.ok || read.picture.format !== 'jpg') return null
+  if (read.picture.width !== 1200 || read.picture.height !== 630) return null
+  const name = `${(await sha256Hex(bytes)).slice(0, 32)}.jpg`
+  await env.MEDIA.put(name, bytes, {
+    httpMetadata: { contentType: 'image/jpeg', cacheControl: IMMUTABLE },
+  })
+  return name
+}
+
+/** One output of the binding, as bytes. */
+async function encode(
+  images: ImagesBinding,
+  bytes: Uint8Array,
+  steps: ImageTransform[],
+  output: ImageOutputOptions,
+) {
+  let image = images.input(new Blob([bytes]).stream())
+  for (const step of steps) image = image.transform(step)
+  const result = await image.output(output)
+  return new Uint8Array(await result.response().arrayBuffer())
+}
+
+/**
+ * A 2×1 JPEG whose EXIF says "turn 90° clockwise to show" (orientation 6), and nothing else.
+ * The edge's Images binding turns photos upright by their EXIF orientation; Miniflare's (sharp,
+ * locally) does not. Which one this is, is asked once per isolate with this photo.
+ */
+const SIDEWAYS_PROBE =
+  '/9j/4QAiRXhpZgAASUkqAAgAAAABABIBAwABAAAABgAAAAAAAAD/2wBDABALDA4MChAODQ4SERATGCgaGBYWGDEjJR0oOjM9PDkzODdASFxOQERXRTc4UG1RV19iZ2hnPk1xeXBkeFxlZ2P/2wBDARESEhgVGC8aGi9jQjhCY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2P/wAARCAABAAIDASIAAhEBAxEB/8QAFQABAQAAAAAAAAAAAAAAAAAAAAP/xAAUEAEAAAAAAAAAAAAAAAAAAAAA/8QAFAEBAAAAAAAAAAAAAAAAAAAAAP/EABQRAQAAAAAAAAAAAAAAAAAAAAD/2gAMAwEAAhEDEQA/AKAA/9k='
+
+let bindingOrients: Promise<boolean> | undefined
+
+function orientsItself(images: ImagesBinding) {
+  bindingOrients ??= encode(
+    images,
+    Uint8Array.from(atob(SIDEWAYS_PROBE), (c) => c.charCodeAt(0)),
+    [],
+    { format: 'image/png' },
+  )
+    .then((png) => imageSize(png).height === 2)
+    .catch((err) => {
+      bindingOrients = undefined
+      throw err
+    })
+  return bindingOrients
+}
+
+/**
+ * EXIF orientation → what turns the picture upright (a mirror first, then a clockwise turn),
+ * when the binding does not do it itself. Phones write 1, 3, 6 and 8.
+ */
+const TURNS: Record<number, ImageTransform[]> = {
+  2: [{ flip: 'h' }],
+  3: [{ rotate: 180 }],
+  4: [{ flip: 'v' }],
+  5: [{ flip: 'h' }, { rotate: 270 }],
+  6: [{ rotate: 90 }],
+  7: [{ flip: 'h' }, { rotate: 90 }],
+  8: [{ rotate: 270 }],
+}
+
+async function uprightSteps(images: ImagesBinding, orientation: number) {
+  const steps = TURNS[orientation]
+  if (!steps || (await orientsItself(images))) return []
+  return steps
+}
+
+export const findMedia = async (db: D1Database, name: string) =>
+  mediaOf(await db.prepare(`SELECT ${COLUMNS} FROM media WHERE name = ?`).bind(name).first<Row>())
+
+/** The stored pictures of these names (those that exist), by name. */
+export async function findMediaNamed(db: D1Database, names: string[]) {
+  const found = new Map<string, MediaPicture>()
+  // D1 binds at most 100 values a query; an article shows far fewer pictures
+  names = names.slice(0, 90)
+  if (!names.length) return found
+  const { results } = await db
+    .prepare(`SELECT ${COLUMNS} FROM media WHERE name IN (${names.map(() => '?').join(',')})`)
+    .bind(...names)
+    .all<Row>()
+  for (const row of results) found.set(row.name, mediaOf(row)!)
+  return found
+}
 
 export async function listMedia(db: D1Database, limit = 60) {
   const { results } = await db
-    .prepare('SELECT name, width, height FROM media ORDER BY created_at DESC LIMIT ?')
+    .prepare(`SELECT ${COLUMNS} FROM media ORDER BY created_at DESC LIMIT ?`)
     .bind(limit)
-    .all<StoredMedia>()
-  return results
+    .all<Row>()
+  return results.map((r) => mediaOf(r)!)
 }
 
-const NAME = /^[0-9a-f]{32}\.(jpg|png|webp)$/
+const COLUMNS = 'name, width, height, widths'
+type Row = { name: string; width: number; height: number; widths: string | null }
+const mediaOf = (row: Row | null): MediaPicture | null =>
+  row && {
+    name: row.name,
+    width: row.width,
+    height: row.height,
+    ...(row.widths ? { widths: JSON.parse(row.widths) as number[] } : {}),
+  }
+
+/** A picture's name as uploaded (`<hash>.<ext>`) or one of its sizes (`<hash>-<width>.<ext>`). */
+export const MEDIA_NAME = /^[0-9a-f]{32}(?:\.(?:jpg|png|webp)|-\d{1,4}\.(?:avif|webp))$/
+
+const IMMUTABLE = 'public, max-age=31536000, immutable'
 
 /** GET /media/<name>: the stored file, kept by browsers and the edge for a year (its name is its content). */
 export const media = new Hono<AppEnv>()
 
 media.get('/:name', async (c) => {
   const name = c.req.param('name')
-  if (!NAME.test(name)) return c.notFound()
+  if (!MEDIA_NAME.test(name)) return c.notFound()
   const file = await c.env.MEDIA.get(name)
   if (!file) return c.notFound()
   return c.body(file.body, 200, {
     'Content-Type': file.httpMetadata?.contentType ?? 'application/octet-stream',
     'Content-Length': String(file.size),
-    'Cache-Control': 'public, max-age=31536000, immutable',
+    'Cache-Control': IMMUTABLE,
     ETag: file.httpEtag,
   })
 })

@@ -16,7 +16,15 @@ import { renderMarkdown } from '../content/markdown'
 import { readSnapshot, writeSnapshot } from '../content/snapshot'
 import { isDatabaseError } from '../db/outage'
 import { RETRY_AFTER_SECONDS } from '../render/error-page'
-import { findMedia, listMedia, storeMedia } from '../content/media'
+import {
+  findMedia,
+  findMediaNamed,
+  listMedia,
+  MEDIA_MAX_BYTES,
+  storeCard,
+  storeMedia,
+} from '../content/media'
+import { mediaNamesIn } from '../content/media-sizes'
 import {
   findItem,
   isStaleSave,
@@ -173,12 +181,16 @@ async function postedForm(c: Context<AppEnv>) {
   const body = await c.req.parseBody()
   const form: Record<string, string> = {}
   let picture: File | undefined
+  // the article's social cards its browser drew, by language (decision 007)
+  const cards = new Map<Lang, File>()
   for (const [key, value] of Object.entries(body)) {
     if (value instanceof File) {
       if (key === 'picture' && value.size > 0) picture = value
+      const lang = key.startsWith('card_') ? key.slice(5) : null
+      if (isLang(lang) && value.size > 0) cards.set(lang, value)
     } else if (typeof value === 'string') form[key] = value
   }
-  return { form, picture }
+  return { form, picture, cards }
 }
 
 const textsOnly = (form: Record<string, string>) => {
@@ -234,7 +246,7 @@ async function refusedWhileDown(c: Context<AppEnv>) {
 
 async function saveFromForm(c: Context<AppEnv>) {
   // the form first: D1 failing below, it still comes back as posted
-  const { form, picture } = await postedForm(c)
+  const { form, picture, cards } = await postedForm(c)
   const current = await loadItem(c)
   if (!current) return c.json({ error: c.var.t('errors.invalid') }, 404)
   const kind = current.kind
@@ -313,7 +325,8 @@ async function saveFromForm(c: Context<AppEnv>) {
   const en = current.texts.en
   const oldText = current.texts[lang]
   if (kind === 'article') {
-    const rendered = renderMarkdown(String(textFields.body ?? ''))
+    const body = String(textFields.body ?? '')
+    const rendered = renderMarkdown(body, await findMediaNamed(c.env.DB, mediaNamesIn(body)))
     Object.assign(textFields, rendered)
   }
   const textChanged = !oldText || !sameFields(oldText.fields, textFields)
@@ -333,6 +346,17 @@ async function saveFromForm(c: Context<AppEnv>) {
         updated_at: textUpdatedAt,
       },
     },
+  }
+  // its social cards: each drawn for the title and cover it is saved with now
+  if (kind === 'article' && cards.size) {
+    const drawn = { ...(next.fields.cards as Record<string, unknown> | undefined) }
+    for (const [l, file] of cards) {
+      const title = next.texts[l]?.fields.title
+      const name = typeof title === 'string' ? await storeCard(c.env, file) : null
+      if (name) drawn[l] = { name, title, cover: (fields.cover as { name?: string })?.name ?? '' }
+      else console.warn('social card not stored', l)
+    }
+    next.fields = { ...next.fields, cards: drawn }
   }
   // an article's "Updated" date: its live English text changed
   if (kind === 'article' && lang === 'en' && textChanged && current.status === 'published')
@@ -413,11 +437,28 @@ deskContent.post('/:kind/:id/restore', sameSiteOnly(), limitBody(4096), async (c
   }
 })
 
+/**
+ * A picture uploaded on its own (the Markdown toolbar's "Insert picture"): stored as a cover is,
+ * answered with its name and size, or the field's message in the staff member's language.
+ */
+deskContent.post('/media', sameSiteOnly(), limitBody(MEDIA_MAX_BYTES + 64 * 1024), async (c) => {
+  const t = c.var.t
+  const body = await c.req.parseBody().catch(() => null)
+  const file = body?.picture
+  if (!(file instanceof File) || file.size === 0)
+    return c.json({ error: t('desk.content.errors.media_type') }, 400)
+  const stored = await storeMedia(c.env, file, staffOf(c).email)
+  if (!stored.ok) return c.json({ error: t(`desk.content.errors.${stored.error}`) }, 400)
+  return c.json({ media: stored.media }, 201)
+})
+
 const Preview = v.object({ body: v.pipe(v.string(), v.maxLength(100_000)) })
 
 /** The live preview: the article's Markdown made into HTML as its page will show it. */
 deskContent.post('/preview', sameSiteOnly(), limitBody(256 * 1024), async (c) => {
   const parsed = v.safeParse(Preview, await c.req.json().catch(() => null))
   if (!parsed.success) return c.json({ error: c.var.t('errors.invalid') }, 400)
-  return c.json({ html: renderMarkdown(parsed.output.body).html })
+  const body = parsed.output.body
+  const pictures = await findMediaNamed(c.env.DB, mediaNamesIn(body))
+  return c.json({ html: renderMarkdown(body, pictures).html })
 })

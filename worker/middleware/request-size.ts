@@ -4,8 +4,11 @@ import type { AppEnv } from '../env'
 
 /** No request of the site carries more (a form's own limit is lower: form-guard.ts). */
 export const MAX_REQUEST_BYTES = 1024 * 1024
-/** The desk's content forms carry a picture (at most 4 MB, content/media.ts) and an article. */
-export const DESK_CONTENT_BYTES = 5 * 1024 * 1024
+/**
+ * The desk's content forms carry a picture (at most 4 MB, content/media.ts), an article and its
+ * social cards (six at most 400 KB each).
+ */
+export const DESK_CONTENT_BYTES = 7 * 1024 * 1024
 const limitOf = (path: string) =>
   path.startsWith('/desk/content/') ? DESK_CONTENT_BYTES : MAX_REQUEST_BYTES
 

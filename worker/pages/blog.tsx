@@ -10,8 +10,20 @@ function useDates() {
   return (iso: string) => formatDay(lang, iso)
 }
 
-/** The article's picture: its cover from the desk, or its illustration from before the desk. */
-function ArticleImage({ a, eager = false }: { a: Article; eager?: boolean }) {
+/**
+ * The article's picture: its cover from the desk, or its illustration from before the desk. On
+ * the article's page it is the first thing seen (`page`); the first card of a list is fetched
+ * first too.
+ */
+function ArticleImage({
+  a,
+  page = false,
+  first = false,
+}: {
+  a: Article
+  page?: boolean
+  first?: boolean
+}) {
   const { t } = usePage()
   return (
     <ContentPicture
@@ -19,8 +31,9 @@ function ArticleImage({ a, eager = false }: { a: Article; eager?: boolean }) {
       coverAlt={a.texts.cover_alt}
       artwork={a.shared.artwork}
       artworkAlt={t('blog.image_alt', { title: a.texts.title })}
-      eager={eager}
-      className={eager ? 'mb-8' : 'mb-5'}
+      sizes={page ? 'article' : 'card'}
+      high={page || first}
+      className={page ? 'mb-8' : 'mb-5'}
     />
   )
 }
@@ -47,12 +60,12 @@ function PostMetaLine({ a, withCategory = true }: { a: Article; withCategory?: b
   )
 }
 
-function PostCard({ a }: { a: Article }) {
+function PostCard({ a, first = false }: { a: Article; first?: boolean }) {
   const { t } = usePage()
   return (
     <li>
       <article className="card flex h-full flex-col">
-        <ArticleImage a={a} />
+        <ArticleImage a={a} first={first} />
         <PostMetaLine a={a} />
         <h2 className="m-0 mt-4 text-xl font-bold">
           <a href={`/blog/${a.slug}`} className="text-ink-900 no-underline hover:underline">
@@ -114,8 +127,8 @@ export function BlogListPage({ articles, category }: { articles: Article[]; cate
             </ul>
           </nav>
           <ul className="m-0 mt-8 grid list-none gap-6 p-0 md:grid-cols-2 lg:grid-cols-3">
-            {posts.map((a) => (
-              <PostCard key={a.slug} a={a} />
+            {posts.map((a, i) => (
+              <PostCard key={a.slug} a={a} first={i === 0} />
             ))}
           </ul>
         </div>
@@ -161,7 +174,7 @@ export function BlogPostPage({ a, related }: { a: Article; related: Article[] })
       </PageHero>
       <div className="container grid gap-10 pb-12 lg:grid-cols-[1fr_16rem]">
         <div className="max-w-3xl" {...other}>
-          <ArticleImage a={a} eager />
+          <ArticleImage a={a} page />
           {/* Made from the desk's Markdown and sanitised when it was saved (content/markdown.ts). */}
           <article className="prose" dangerouslySetInnerHTML={{ __html: a.texts.html }} />
         </div>

@@ -5,6 +5,7 @@ import {
   articles,
   caseStudies,
   categoriesOf,
+  currentCard,
   plansAndQuestions,
   questions,
   relatedTo,
@@ -246,8 +247,13 @@ const handlers: Record<PagePath, Handler<AppEnv>> = {
     const { article: a, list } = await articlePage(c, slug)
     if (!a) return c.notFound()
     const path = `/blog/${a.slug}`
-    // the social cards drawn for the articles from before the desk; the blog's for the others
-    const image: PageImage = a.shared.artwork ? `blog/${a.slug}` : 'blog'
+    // its own card (drawn in the desk, or for the articles from before it); else the blog's
+    const card = currentCard(a)
+    const image: PageImage = card
+      ? { media: card.name }
+      : a.shared.artwork
+        ? `blog/${a.slug}`
+        : 'blog'
     const published = a.published.slice(0, 10)
     return c.render(<BlogPostPage a={a} related={relatedTo(a.slug, a.shared.category, list)} />, {
       title: titled(c, a.texts.title),

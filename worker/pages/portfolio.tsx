@@ -25,7 +25,9 @@ export function PortfolioPage({ cases }: { cases: CaseStudy[] }) {
                       coverAlt={c.cover_alt}
                       artwork={item.shared.artwork}
                       artworkAlt={t('portfolio.image_alt', { title: c.title })}
+                      sizes="case"
                       eager={i < 2}
+                      high={i === 0}
                       className="mb-5"
                     />
                     <p className="m-0 flex flex-wrap gap-2 text-xs font-semibold">

@@ -194,6 +194,7 @@ function Document({
         <meta name="twitter:title" content={title} />
         <meta name="twitter:description" content={description} />
         <meta name="twitter:image" content={config.siteUrl + ogImagePath(image, lang)} />
+        <meta name="twitter:image:alt" content={title} />
         <script
           type="application/ld+json"
           nonce={nonce}

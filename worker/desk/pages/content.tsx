@@ -11,12 +11,13 @@ import {
   type ContentKind,
   type FieldSpec,
 } from '../../content/kinds'
-import type { StoredMedia } from '../../content/media'
+import type { MediaPicture } from '../../content/media-sizes'
 import type { FullItem, ListedItem, RevisionRow } from '../../db/content'
 import { formatDateTime } from '../../i18n/format'
 import { isMessageKey } from '../../i18n/translator'
 import { usePage } from '../../render/context'
 import { DeskHeader, DeskNotice, DeskTable } from './leads'
+import { ArticleCardField } from './social-card'
 
 /** What the editor shows: a language's values (saved, or as posted when refused) and issues. */
 export interface EditorState {
@@ -170,7 +171,7 @@ function FieldInput({
   spec: FieldSpec
   shared: boolean
   state: EditorState
-  pictures: StoredMedia[]
+  pictures: MediaPicture[]
 }) {
   const { t, lang: uiLang } = usePage()
   const issue = useIssue()
@@ -201,6 +202,26 @@ function FieldInput({
           previewLabel={t('desk.content.preview')}
           previewHtml={state.preview}
           previewUrl="/desk/content/preview"
+          picker={{
+            pictures,
+            uploadUrl: '/desk/content/media',
+            toolbar: t('desk.content.picker.toolbar'),
+            texts: {
+              open: t('desk.content.picker.open'),
+              title: t('desk.content.picker.title'),
+              pick: t('desk.content.picker.pick'),
+              none: t('desk.content.picker.none'),
+              upload: t('desk.content.picker.upload'),
+              uploadHint: t('desk.content.picker.upload_hint'),
+              uploading: t('desk.content.picker.uploading'),
+              uploadFailed: t('desk.content.picker.upload_failed'),
+              alt: t('desk.content.picker.alt', { language: LANGUAGE_NAMES[state.lang] }),
+              altRequired: t('desk.content.errors.alt_required'),
+              pickRequired: t('desk.content.picker.pick_required'),
+              insert: t('desk.content.picker.insert'),
+              cancel: t('desk.content.picker.cancel'),
+            },
+          }}
         />
       )
     case 'textarea':
@@ -394,7 +415,7 @@ export function ContentEditorPage({
   item: FullItem
   state: EditorState
   revisions: RevisionRow[]
-  pictures: StoredMedia[]
+  pictures: MediaPicture[]
   timeZone: string
 }) {
   const { t, lang: uiLang } = usePage()
@@ -555,6 +576,7 @@ export function ContentEditorPage({
                 pictures={pictures}
               />
             ))}
+            {kind === 'article' && <ArticleCardField item={item} tab={tab} pictures={pictures} />}
           </div>
 
           <div className="flex flex-wrap items-end gap-3 border-t border-slate-200 pt-5">

@@ -1,0 +1,370 @@
+import { env, SELF } from 'cloudflare:test'
+import { imageSize } from 'image-size'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { SITE } from './auth/helpers'
+import { person } from './desk/helpers'
+import animated from '../fixtures/pictures/animated.webp?inline'
+import huge from '../fixtures/pictures/huge.png?inline'
+import heic from '../fixtures/pictures/photo.heic?inline'
+import phone from '../fixtures/pictures/phone.jpg?inline'
+import rotated from '../fixtures/pictures/rotated.jpg?inline'
+
+// The desk's pictures (worker/content/media.ts) as the site serves them: sizes made at upload
+// through the Images binding (Miniflare's, on sharp), metadata gone, refusals leaving nothing.
+// The fixtures are made by test/fixtures/pictures/make.mjs.
+
+const bytesOf = (dataUrl: string) =>
+  Uint8Array.from(atob(dataUrl.split(',')[1]!), (c) => c.charCodeAt(0))
+
+let staff: { email: string; cookie: string }
+beforeAll(async () => {
+  staff = await person({ staff: true, secondFactor: true })
+})
+
+/** The Markdown toolbar's upload, as the editor's island sends it. */
+function upload(dataUrl: string, filename: string) {
+  const form = new FormData()
+  form.append('picture', new File([bytesOf(dataUrl)], filename))
+  return SELF.fetch(`${SITE}/desk/content/media`, {
+    method: 'POST',
+    body: form,
+    headers: { Cookie: staff.cookie, Origin: SITE },
+  })
+}
+
+const served = async (name: string) => {
+  const res = await SELF.fetch(`${SITE}/media/${name}`)
+  expect(res.status, name).toBe(200)
+  expect(res.headers.get('Cache-Control')).toBe('public, max-age=31536000, immutable')
+  return { type: res.headers.get('Content-Type'), bytes: new Uint8Array(await res.arrayBuffer()) }
+}
+
+const has = (bytes: Uint8Array, needle: string | number[]) => {
+  const n = typeof needle === 'string' ? [...needle].map((c) => c.charCodeAt(0)) : needle
+  outer: for (let i = 0; i + n.length <= bytes.length; i++) {
+    for (let j = 0; j < n.length; j++) if (bytes[i + j] !== n[j]) continue outer
+    return true
+  }
+  return false
+}
+/** EXIF (JPEG's APP1 and AVIF's item both start `Exif\0\0`; WebP's chunk is `EXIF`) or XMP. */
+const metadataIn = (bytes: Uint8Array) =>
+  has(bytes, 'Exif\0\0') ||
+  has(bytes, 'EXIF') ||
+  has(bytes, 'xmpmeta') ||
+  has(bytes, 'ns.adobe.com')
+/** The GPS IFD's tag (0x8825), little-endian as the fixture writes it, and its latitude ref. */
+const gpsIn = (bytes: Uint8Array) => has(bytes, [0x25, 0x88, 0x04, 0x00])
+
+async function stored() {
+  const objects = await env.MEDIA.list()
+  const rows = await env.DB.prepare('SELECT count(*) AS n FROM media').first<{ n: number }>()
+  return { objects: objects.objects.length, rows: rows!.n }
+}
+
+describe('an upload', { timeout: 60_000 }, () => {
+  it('of a phone photo makes its sizes in AVIF and WebP, and nothing served keeps its EXIF or GPS', async () => {
+    const original = bytesOf(phone)
+    // the fixture does carry what must not be published
+    expect(metadataIn(original) && gpsIn(original)).toBe(true)
+    expect(imageSize(original)).toMatchObject({ width: 4032, height: 3024 })
+
+    const res = await upload(phone, 'IMG_0001.jpg')
+    expect(res.status).toBe(201)
+    const { media } = (await res.json()) as {
+      media: { name: string; width: number; height: number; widths: number[] }
+    }
+    expect(media).toMatchObject({
+      width: 4032,
+      height: 3024,
+      widths: [480, 640, 800, 960, 1280, 1600],
+    })
+    const hash = media.name.slice(0, 32)
+
+    const files = [
+      media.name,
+      ...media.widths.flatMap((w) => [`${hash}-${w}.avif`, `${hash}-${w}.webp`]),
+    ]
+    for (const name of files) {
+      const { type, bytes } = await served(name)
+      expect(metadataIn(bytes), name).toBe(false)
+      expect(gpsIn(bytes), name).toBe(false)
+      const size = imageSize(bytes)
+      const asked = Number(/-(\d+)\./.exec(name)?.[1] ?? 4032)
+      expect(size.width, name).toBe(asked)
+      expect(size.height, name).toBe(Math.round((asked * 3024) / 4032))
+      expect(type, name).toBe(
+        name.endsWith('.avif')
+          ? 'image/avif'
+          : name.endsWith('.webp')
+            ? 'image/webp'
+            : 'image/jpeg',
+      )
+      expect(size.type, name).toBe(
+        name.split('.').at(-1) === 'jpg' ? 'jpg' : name.split('.').at(-1),
+      )
+    }
+    // the same photo again is the same picture, made once
+    const again = await upload(phone, 'copy.jpg')
+    expect(((await again.json()) as { media: { name: string } }).media.name).toBe(media.name)
+    // a size that was not made, or a name outside the pattern, is not found
+    expect((await SELF.fetch(`${SITE}/media/${hash}-2000.webp`)).status).toBe(404)
+    expect((await SELF.fetch(`${SITE}/media/${hash}-480.jpg`)).status).toBe(404)
+  })
+
+  it('of a photo stored on its side (EXIF orientation 6) is served upright', async () => {
+    expect(imageSize(bytesOf(rotated))).toMatchObject({ width: 600, height: 400, orientation: 6 })
+    const res = await upload(rotated, 'portrait.jpg')
+    expect(res.status).toBe(201)
+    const { media } = (await res.json()) as {
+      media: { name: string; width: number; height: number; widths: number[] }
+    }
+    // a portrait: the stored width is its height now, and no size is wider than it
+    expect(media).toMatchObject({ width: 400, height: 600, widths: [400] })
+    const hash = media.name.slice(0, 32)
+    for (const name of [media.name, `${hash}-400.webp`, `${hash}-400.avif`]) {
+      const { bytes } = await served(name)
+      expect(imageSize(bytes), name).toMatchObject({ width: 400, height: 600 })
+      expect(metadataIn(bytes), name).toBe(false)
+    }
+    // and turned the right way: the red band of its stored left edge is now at the top
+    const pixels = await decodePng(env.IMAGES, (await served(`${hash}-400.webp`)).bytes, 40)
+    const at = (x: number, y: number) => pixels.rgb(x, y)
+    expect(isRed(at(20, 1)), `top ${at(20, 1)}`).toBe(true)
+    expect(isRed(at(20, 58)), `bottom ${at(20, 58)}`).toBe(false)
+    expect(isRed(at(1, 30)), `left ${at(1, 30)}`).toBe(false)
+    expect(isRed(at(38, 30)), `right ${at(38, 30)}`).toBe(false)
+  })
+})
+
+describe('a picture stored before sizes were made', { timeout: 60_000 }, () => {
+  it('uploaded again, gets its sizes and its served file loses its metadata', async () => {
+    const bytes = bytesOf(rotated)
+    const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes))
+    const name = `${[...digest.slice(0, 16)].map((b) => b.toString(16).padStart(2, '0')).join('')}.jpg`
+    await env.MEDIA.delete(name)
+    await env.DB.prepare('DELETE FROM media WHERE name = ?').bind(name).run()
+    // as the desk stored it before: the bytes as uploaded, no sizes
+    await env.MEDIA.put(name, bytes, { httpMetadata: { contentType: 'image/jpeg' } })
+    await env.DB.prepare(
+      `INSERT INTO media (name, type, width, height, bytes, uploaded_by) VALUES (?, 'image/jpeg', 600, 400, ?, 'old')`,
+    )
+      .bind(name, bytes.byteLength)
+      .run()
+    expect(metadataIn((await served(name)).bytes)).toBe(true)
+    const res = await upload(rotated, 'again.jpg')
+    expect(((await res.json()) as { media: unknown }).media).toEqual({
+      name,
+      width: 400,
+      height: 600,
+      widths: [400],
+    })
+    expect(metadataIn((await served(name)).bytes)).toBe(false)
+    expect(imageSize((await served(name)).bytes)).toMatchObject({ width: 400, height: 600 })
+  })
+})
+
+describe('a picture a browser cannot use', () => {
+  it.each([
+    ['an iPhone’s HEIC', heic, 'IMG_0002.heic', 'HEIC photos (an iPhone’s own format)'],
+    ['a 20000×20000 PNG', huge, 'poster.png', 'larger than 8000 pixels on a side'],
+    ['an animated WebP', animated, 'banner.webp', 'This picture is animated.'],
+  ])(
+    '%s is refused with the field’s message, and nothing of it is kept',
+    async (_, file, name, says) => {
+      const before = await stored()
+      const res = await upload(file, name)
+      expect(res.status).toBe(400)
+      expect(((await res.json()) as { error: string }).error).toContain(says.replace('’', "'"))
+      expect(await stored()).toEqual(before)
+    },
+  )
+})
+
+const isRed = ([r, g, b]: number[]) => r! > 150 && g! < 100 && b! < 100
+
+/**
+ * A picture's pixels, `width` wide: the binding makes a PNG of it, read here (inflate and the
+ * five row filters of the PNG specification; 8-bit RGB or RGBA, as sharp writes them).
+ */
+async function decodePng(images: ImagesBinding, bytes: Uint8Array, width: number) {
+  const out = await images
+    .input(new Blob([bytes]).stream())
+    .transform({ width })
+    .output({ format: 'image/png' })
+  const png = new Uint8Array(await out.response().arrayBuffer())
+  const view = new DataView(png.buffer)
+  const w = view.getUint32(16)
+  const h = view.getUint32(20)
+  const channels = png[25] === 6 ? 4 : 3
+  const idat: Uint8Array[] = []
+  for (let at = 8; at < png.length;) {
+    const length = view.getUint32(at)
+    if (String.fromCharCode(...png.subarray(at + 4, at + 8)) === 'IDAT')
+      idat.push(png.subarray(at + 8, at + 8 + length))
+    at += 12 + length
+  }
+  const raw = new Uint8Array(
+    await new Response(
+      new Blob(idat).stream().pipeThrough(new DecompressionStream('deflate')),
+    ).arrayBuffer(),
+  )
+  const stride = w * channels
+  const pixels = new Uint8Array(h * stride)
+  for (let y = 0; y < h; y++) {
+    const filter = raw[y * (stride + 1)]!
+    for (let x = 0; x < stride; x++) {
+      const v = raw[y * (stride + 1) + 1 + x]!
+      const a = x >= channels ? pixels[y * stride + x - channels]! : 0
+      const b = y > 0 ? pixels[(y - 1) * stride + x]! : 0
+      const c = x >= channels && y > 0 ? pixels[(y - 1) * stride + x - channels]! : 0
+      const p = a + b - c
+      const pa = Math.abs(p - a)
+      const pb = Math.abs(p - b)
+      const pc = Math.abs(p - c)
+      const paeth = pa <= pb && pa <= pc ? a : pb <= pc ? b : c
+      const predicted = [0, a, b, (a + b) >> 1, paeth][filter]!
+      pixels[y * stride + x] = (v + predicted) & 0xff
+    }
+  }
+  return {
+    rgb: (x: number, y: number) => [
+      ...pixels.subarray(y * stride + x * channels, y * stride + x * channels + 3),
+    ],
+  }
+}
+
+describe('an article’s pictures', { timeout: 60_000 }, () => {
+  it('are offered in their sizes, with their width and height; the cover first, the body’s lazily', async () => {
+    const body = (await (await upload(rotated, 'portrait.jpg')).json()) as {
+      media: { name: string }
+    }
+    const form = new FormData()
+    const slug = `pictures-${Date.now().toString(36)}`
+    const fields = {
+      version: '0',
+      lang: 'en',
+      action: 'publish',
+      slug,
+      category: 'amazon',
+      'text.title': 'A phone photo as a cover',
+      'text.excerpt': 'A short excerpt of the article for the list.',
+      'text.description': 'A meta description long enough to pass the fifty character minimum.',
+      'text.category_label': 'Amazon',
+      'text.author': 'Ada Editor',
+      'text.cover_alt': 'A gradient of blues',
+      'text.body': `## First part\n\n![A red band on grey](/media/${body.media.name})\n\nText.`,
+    }
+    for (const [k, v] of Object.entries(fields)) form.append(k, v)
+    form.append('picture', new File([bytesOf(phone)], 'IMG_0001.jpg'))
+    const saved = await SELF.fetch(`${SITE}/desk/content/article/new`, {
+      method: 'POST',
+      body: form,
+      headers: { Cookie: staff.cookie, Origin: SITE },
+      redirect: 'manual',
+    })
+    expect(saved.status).toBe(303)
+    const page = await (await SELF.fetch(`${SITE}/blog/${slug}`)).text()
+    const pictures = [...page.matchAll(/<picture>(.*?)<\/picture>/g)].map((m) => m[1]!)
+    expect(pictures).toHaveLength(2)
+    const [cover, inBody] = pictures as [string, string]
+    expect(cover).toMatch(
+      /<source type="image\/avif" srcSet="\/media\/[0-9a-f]{32}-480\.avif 480w, .*-1600\.avif 1600w" sizes="\(min-width: 820px\) 768px, calc\(100vw - 2rem\)"\/>/,
+    )
+    expect(cover).toMatch(
+      /<img src="\/media\/[0-9a-f]{32}-960\.webp" srcSet="[^"]*-480\.webp 480w[^"]*" sizes="[^"]+" width="4032" height="3024" alt="A gradient of blues" fetchPriority="high"/,
+    )
+    expect(cover).not.toContain('loading="lazy"')
+    expect(inBody).toContain('<source type="image/avif" srcset="/media/')
+    expect(inBody).toMatch(
+      /<img src="\/media\/[0-9a-f]{32}-400\.webp" srcset="[^"]+ 400w" sizes="[^"]+" width="400" height="600" alt="A red band on grey" loading="lazy"/,
+    )
+  })
+})
+
+describe('an article’s social card', { timeout: 60_000 }, () => {
+  it('is stored with the save and shared while its title and cover are current', async () => {
+    const card = await (
+      await env.IMAGES.input(new Blob([bytesOf(rotated)]).stream())
+        .transform({ width: 1200, height: 630 })
+        .output({ format: 'image/jpeg' })
+    )
+      .response()
+      .arrayBuffer()
+    expect(imageSize(new Uint8Array(card))).toMatchObject({ width: 1200, height: 630 })
+    const slug = `card-${Date.now().toString(36)}`
+    const fields = (title: string, version: number, action = 'publish') => ({
+      version: String(version),
+      lang: 'en',
+      action,
+      slug,
+      category: 'amazon',
+      'text.title': title,
+      'text.excerpt': 'A short excerpt of the article for the list.',
+      'text.description': 'A meta description long enough to pass the fifty character minimum.',
+      'text.category_label': 'Amazon',
+      'text.author': 'Ada Editor',
+      'text.body': 'Text.',
+    })
+    const post = async (
+      path: string,
+      values: Record<string, string>,
+      files: Record<string, File>,
+    ) => {
+      const form = new FormData()
+      for (const [k, v] of Object.entries(values)) form.append(k, v)
+      for (const [k, v] of Object.entries(files)) form.append(k, v)
+      const res = await SELF.fetch(`${SITE}${path}`, {
+        method: 'POST',
+        body: form,
+        headers: { Cookie: staff.cookie, Origin: SITE },
+        redirect: 'manual',
+      })
+      expect(res.status).toBe(303)
+      return new URL(res.headers.get('Location')!, SITE).pathname
+    }
+    const shared = async () => {
+      const page = await (await SELF.fetch(`${SITE}/blog/${slug}`)).text()
+      const meta = (p: string) =>
+        new RegExp(`<meta (?:property|name)="${p}" content="([^"]*)"`).exec(page)?.[1]
+      return {
+        og: meta('og:image')
+          ?.replace(SITE, '')
+          .replace(/[0-9a-f]{32}/, '<hash>'),
+        twitter: meta('twitter:image') === meta('og:image'),
+        width: meta('og:image:width'),
+        height: meta('og:image:height'),
+        alt: meta('twitter:image:alt'),
+      }
+    }
+    // a card that is not a 1200×630 JPEG is not taken (here: a PNG of the same size)
+    const png = await (
+      await env.IMAGES.input(new Blob([new Uint8Array(card)]).stream()).output({
+        format: 'image/png',
+      })
+    )
+      .response()
+      .arrayBuffer()
+    const editor = await post('/desk/content/article/new', fields('A card of its own', 0), {
+      card_en: new File([png], 'card-en.jpg'),
+    })
+    expect((await shared()).og).toBe('/og/blog-en.jpg')
+    await post(editor, fields('A card of its own', 1, 'save'), {
+      card_en: new File([card], 'card-en.jpg'),
+    })
+    expect(await shared()).toEqual({
+      og: '/media/<hash>.jpg',
+      twitter: true,
+      width: '1200',
+      height: '630',
+      alt: 'A card of its own | Northstar Growth',
+    })
+    const name = /\/media\/([0-9a-f]{32}\.jpg)/.exec(
+      await (await SELF.fetch(`${SITE}/blog/${slug}`)).text(),
+    )![1]!
+    expect((await served(name)).bytes.byteLength).toBe(card.byteLength)
+    // a new title without its card: the blog's card again, until one is drawn for it
+    await post(editor, fields('A card of its own, renamed', 2, 'save'), {})
+    expect((await shared()).og).toBe('/og/blog-en.jpg')
+  })
+})

@@ -1,0 +1,65 @@
+/**
+ * The sizes made of every desk picture at upload (content/media.ts) and how a page offers them
+ * (`srcset`, read by the picture component and the article's Markdown alike). Widths step by
+ * about a quarter: a phone of Lighthouse's (412 px at 1.75×) showing a picture across its
+ * screen wants 665 pixels and gets 800, not 960.
+ */
+
+export const MEDIA_WIDTHS = [480, 640, 800, 960, 1280, 1600] as const
+
+/** The formats of the sizes, best first (a `<picture>` offers them in this order). */
+export const SIZE_FORMATS = [
+  { ext: 'avif', type: 'image/avif', quality: 60 },
+  { ext: 'webp', type: 'image/webp', quality: 80 },
+] as const
+
+/** A stored picture: its name as uploaded (`<hash>.<ext>`), its upright size, its widths. */
+export interface MediaPicture {
+  name: string
+  width: number
+  height: number
+  /** The widths made of it; absent for a picture stored before sizes were made. */
+  widths?: number[]
+}
+
+/** The widths of a picture `width` pixels wide: the usual ones, none wider than it. */
+export const widthsFor = (width: number) => [
+  ...new Set(MEDIA_WIDTHS.map((w) => Math.min(w, width))),
+]
+
+/** One size's file: `<hash>-<width>.<avif|webp>` beside `<hash>.<ext>`. */
+export const sizeName = (name: string, width: number, ext: string) =>
+  `${name.slice(0, 32)}-${width}.${ext}`
+
+/** Where a page's CSS puts a picture, as `sizes` says it (the layouts of pages/*.tsx). */
+export const PICTURE_SIZES = {
+  /** The article's column (max-w-3xl in the container): its cover and its body's pictures. */
+  article: '(min-width: 820px) 768px, calc(100vw - 2rem)',
+  /** A card of the blog's grid (three columns on a desktop, two on a tablet). */
+  card: '(min-width: 1024px) 304px, (min-width: 768px) calc(50vw - 84px), calc(100vw - 80px)',
+  /** A case of the portfolio (two columns on a desktop). */
+  case: '(min-width: 1024px) 488px, calc(100vw - 80px)',
+} as const
+
+/**
+ * What a `<picture>` of it says: a `srcset` per format and the `<img>`'s own `src` (the WebP
+ * nearest 960 pixels, for a browser that reads no `srcset`); null for a picture without sizes.
+ */
+export function pictureSources(p: MediaPicture) {
+  if (!p.widths?.length) return null
+  const srcset = (ext: string) =>
+    p.widths!.map((w) => `/media/${sizeName(p.name, w, ext)} ${w}w`).join(', ')
+  const fallback = [...p.widths].reverse().find((w) => w <= 960) ?? p.widths[0]!
+  return {
+    avif: srcset('avif'),
+    webp: srcset('webp'),
+    src: `/media/${sizeName(p.name, fallback, 'webp')}`,
+  }
+}
+
+/** The pictures of the store a Markdown text shows (`![…](/media/<name>)`), by name. */
+export const mediaNamesIn = (markdown: string) => [
+  ...new Set(
+    Array.from(markdown.matchAll(/\/media\/([0-9a-f]{32}\.(?:jpg|png|webp))/g), (m) => m[1]!),
+  ),
+]
