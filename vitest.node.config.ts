@@ -7,6 +7,9 @@ export default defineConfig({
     name: 'node',
     include: ['test/node/**/*.test.ts'],
     testTimeout: 60_000,
+    // in the worker tests' group, so the same number of files at once (vitest refuses a group
+    // whose projects differ in it)
     sequence: { groupOrder: 0 },
+    maxWorkers: 3,
   },
 })
