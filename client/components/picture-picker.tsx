@@ -62,7 +62,12 @@ export function PicturePicker({
     try {
       const body = new FormData()
       body.append('picture', file)
-      const res = await fetch(uploadUrl, { method: 'POST', body })
+      // JSON asked for: a refusal comes back as the field's message, not as the error page
+      const res = await fetch(uploadUrl, {
+        method: 'POST',
+        body,
+        headers: { Accept: 'application/json' },
+      })
       const answer = (await res.json().catch(() => ({}))) as {
         media?: PickerPicture
         error?: string

@@ -28,7 +28,7 @@ function upload(dataUrl: string, filename: string) {
   return SELF.fetch(`${SITE}/desk/content/media`, {
     method: 'POST',
     body: form,
-    headers: { Cookie: staff.cookie, Origin: SITE },
+    headers: { Cookie: staff.cookie, Origin: SITE, Accept: 'application/json' },
   })
 }
 

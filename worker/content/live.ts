@@ -5,7 +5,7 @@ import { liveItemQuery, liveItemsQuery, readLive, type LiveItem } from '../db/co
 import { noteDatabaseAnswer, noteDatabaseFailure } from '../db/outage'
 import type { AppEnv } from '../env'
 import type { ContentKind } from './kinds'
-import { readSnapshot } from './snapshot'
+import { ensureSnapshots, readSnapshot } from './snapshot'
 
 /**
  * What the public pages read of the content (db/content.ts does the SQL): typed per kind. A page
@@ -98,6 +98,7 @@ async function readOr<T>(
   try {
     const read = await fromD1()
     noteDatabaseAnswer()
+    ensureSnapshots(c)
     return read
   } catch (err) {
     noteDatabaseFailure()

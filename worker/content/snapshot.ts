@@ -1,10 +1,11 @@
 import { LANGS, type Lang } from '../../client/lib/languages'
 import { liveItemsQuery, readGenerations, readLive, type LiveItem } from '../db/content'
-import type { Bindings } from '../env'
+import type { Context } from 'hono'
+import type { AppEnv, Bindings } from '../env'
 import { CONTENT_KINDS, type ContentKind } from './kinds'
 
 /**
- * The published content outside D1 (docs/decisions/006-content-snapshot.md): each kind's live
+ * The published content outside D1 (docs/decisions/006-pages-without-d1.md): each kind's live
  * items in every language, one R2 object per kind, written after every change to a live item
  * (and by the cron, for any kind whose snapshot is missing or behind its generation). No request
  * reads it while D1 answers; when D1 fails, the public pages read their content from it.
@@ -57,6 +58,28 @@ export async function refreshSnapshots(env: Bindings) {
     written.push(kind)
   }
   return written
+}
+
+/** Whether this isolate has seen to the snapshots since it started (ensureSnapshots). */
+let ensured = false
+
+/**
+ * Once per isolate, after D1 answered a page's read, in the background: the snapshots written
+ * where missing or behind. A fresh deploy's content (seeded by migration, never saved in the
+ * desk) then has its snapshot from the first page view, not from the first cron run.
+ */
+export function ensureSnapshots(c: Context<AppEnv>) {
+  if (ensured) return
+  ensured = true
+  const done = refreshSnapshots(c.env).catch((err) => {
+    ensured = false
+    console.error('content snapshots unwritten', err)
+  })
+  try {
+    c.executionCtx.waitUntil(done)
+  } catch {
+    // no execution context (a render outside a request): the promise runs on its own
+  }
 }
 
 /** Snapshots read lately, per isolate: an outage is not an R2 read per page. */
