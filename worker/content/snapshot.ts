@@ -60,8 +60,10 @@ export async function refreshSnapshots(env: Bindings) {
   return written
 }
 
-/** Whether this isolate has seen to the snapshots since it started (ensureSnapshots). */
-let ensured = false
+/** When this isolate may next see to the snapshots (ensureSnapshots); 0 before the first time. */
+let nextCheck = 0
+/** After a failed check, the wait before another: a failing R2 is not tried on every page. */
+const RETRY_MS = 5 * 60_000
 
 /**
  * Once per isolate, after D1 answered a page's read, in the background: the snapshots written
@@ -69,10 +71,10 @@ let ensured = false
  * desk) then has its snapshot from the first page view, not from the first cron run.
  */
 export function ensureSnapshots(c: Context<AppEnv>) {
-  if (ensured) return
-  ensured = true
+  if (nextCheck === Infinity || Date.now() < nextCheck || !c.env.MEDIA) return
+  nextCheck = Infinity
   const done = refreshSnapshots(c.env).catch((err) => {
-    ensured = false
+    nextCheck = Date.now() + RETRY_MS
     console.error('content snapshots unwritten', err)
   })
   try {
