@@ -32,5 +32,16 @@ describe('a new isolate while D1 is down (issue 41)', () => {
     // an address the snapshot does not have is the not-found page, as with D1
     const missing = await get('/blog/no-such-article')
     expect(missing.res.status).toBe(404)
+
+    // the sitemap and the feed list what D1 lists
+    const listed = { sitemap: await get('/sitemap.xml'), rss: await get('/blog/rss.xml?lang=de') }
+    for (const [name, { res, source }] of Object.entries(listed)) {
+      expect(res.status, name).toBe(200)
+      expect(source, name).toBe('snapshot')
+      expect(res.headers.get('Cache-Control'), name).toBe('no-store')
+    }
+    const fromD1 = site()
+    expect(listed.sitemap.body).toBe((await fromD1.get('/sitemap.xml')).body)
+    expect(listed.rss.body).toBe((await fromD1.get('/blog/rss.xml?lang=de')).body)
   })
 })

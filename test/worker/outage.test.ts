@@ -37,6 +37,13 @@ describe('the site when D1 falls (issue 41)', () => {
           expect(page.res.status, `${lang} ${path}`).toBe(200)
           before.set(`${lang} ${path}`, visibleText(page.body))
         }
+      const listings = ['/sitemap.xml', '/blog/rss.xml?lang=ar']
+      for (const path of listings) {
+        const listed = await get(path)
+        expect(listed.res.status, path).toBe(200)
+        expect(listed.source, path).toBeNull()
+        before.set(path, listed.body)
+      }
 
       fail()
       // ten minutes on: every copy is past its freshness, the generations are read again and fail
@@ -49,6 +56,15 @@ describe('the site when D1 falls (issue 41)', () => {
           expect(page.source, `${lang} ${path}`).toBe('stale')
           expect(visibleText(page.body), `${lang} ${path}`).toBe(before.get(`${lang} ${path}`))
         }
+
+      // crawlers and feed readers: the same addresses, from the snapshot, kept by no one
+      for (const path of listings) {
+        const listed = await get(path)
+        expect(listed.res.status, path).toBe(200)
+        expect(listed.source, path).toBe('snapshot')
+        expect(listed.res.headers.get('Cache-Control'), path).toBe('no-store')
+        expect(listed.body, path).toBe(before.get(path))
+      }
 
       // a signed-in visitor's own render: the content from the snapshot; their session cannot be
       // checked (the built-in service's keys are in D1), so the page is a visitor's, and says so

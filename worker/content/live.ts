@@ -1,7 +1,13 @@
 import type { Context } from 'hono'
 import type { Lang } from '../../client/lib/languages'
 import type { MediaPicture } from './media-sizes'
-import { liveItemQuery, liveItemsQuery, readLive, type LiveItem } from '../db/content'
+import {
+  liveArticleIndex,
+  liveItemQuery,
+  liveItemsQuery,
+  readLive,
+  type LiveItem,
+} from '../db/content'
 import { noteDatabaseAnswer, noteDatabaseFailure } from '../db/outage'
 import type { AppEnv } from '../env'
 import type { ContentKind } from './kinds'
@@ -150,6 +156,21 @@ export function articlePage(c: Source, slug: string) {
       }
     },
   )
+}
+
+/**
+ * Every published article's address, languages and last change, newest first (the sitemap). From
+ * the snapshot: each language's list together, an article once, in the order D1 gives.
+ */
+export function articleIndex(c: Source) {
+  return readOr(c, () => liveArticleIndex(c.env.DB), ['article'], ([items]) => {
+    const seen = new Map<string, LiveItem>()
+    for (const list of Object.values(items) as LiveItem[][])
+      for (const a of list) if (!seen.has(a.slug)) seen.set(a.slug, a)
+    return [...seen.values()]
+      .sort((a, b) => b.published.localeCompare(a.published))
+      .map((a) => ({ slug: a.slug, updated_at: a.updatedAt, langs: a.langs }))
+  })
 }
 
 /** A kind's live items in the page's language. */

@@ -118,7 +118,8 @@ export async function liveArticleIndex(db: D1Database) {
   const { results } = await db
     .prepare(
       `SELECT i.slug, i.updated_at, ${LANGS_OF} FROM content_items i
-       WHERE i.kind = 'article' AND i.status = 'published' ORDER BY i.published_at DESC`,
+       WHERE i.kind = 'article' AND i.status = 'published'
+       ORDER BY i.published_at DESC, i.id DESC`,
     )
     .all<{ slug: string; updated_at: string; langs: string }>()
   return results.map((r) => ({ ...r, langs: r.langs.split(',') as Lang[] }))
