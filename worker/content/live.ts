@@ -163,14 +163,19 @@ export function articlePage(c: Source, slug: string) {
  * the snapshot: each language's list together, an article once, in the order D1 gives.
  */
 export function articleIndex(c: Source) {
-  return readOr(c, () => liveArticleIndex(c.env.DB), ['article'], ([items]) => {
-    const seen = new Map<string, LiveItem>()
-    for (const list of Object.values(items) as LiveItem[][])
-      for (const a of list) if (!seen.has(a.slug)) seen.set(a.slug, a)
-    return [...seen.values()]
-      .sort((a, b) => b.published.localeCompare(a.published))
-      .map((a) => ({ slug: a.slug, updated_at: a.updatedAt, langs: a.langs }))
-  })
+  return readOr(
+    c,
+    () => liveArticleIndex(c.env.DB),
+    ['article'],
+    ([items]) => {
+      const seen = new Map<string, LiveItem>()
+      for (const list of Object.values(items) as LiveItem[][])
+        for (const a of list) if (!seen.has(a.slug)) seen.set(a.slug, a)
+      return [...seen.values()]
+        .sort((a, b) => b.published.localeCompare(a.published))
+        .map((a) => ({ slug: a.slug, updated_at: a.updatedAt, langs: a.langs }))
+    },
+  )
 }
 
 /** A kind's live items in the page's language. */
