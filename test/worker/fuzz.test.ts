@@ -39,21 +39,9 @@ const JSON_ROUTES = [
 ]
 
 /** Form routes of the site: urlencoded posts from pages that also work without JavaScript. */
-const FORM_ROUTES = [
-  '/auth/sign-in',
-  '/auth/sign-up',
-  '/auth/sign-out',
-  '/auth/recover',
-  '/auth/reset',
-  '/auth/password',
-  '/auth/magic-link',
-  '/auth/magic-code',
-  '/auth/confirm',
-  '/auth/mfa',
-  '/auth/factors',
-  '/auth/factors/verify',
-  '/auth/factors/remove',
-]
+const FORM_ROUTES = HTML_FORM_ROUTES.filter(
+  (path) => path.startsWith('/auth/') && !path.startsWith('/auth/v1/'),
+)
 
 const SITE = 'https://example.com'
 const big = 'x'.repeat(40_000)
