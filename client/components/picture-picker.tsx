@@ -1,9 +1,7 @@
 import { useId, useRef, useState } from 'react'
 import { openDialog } from '../enhance/dialogs'
+import { sizeName, type MediaPicture } from '../lib/media-picture'
 import { inputClass, labelClass } from './field'
-
-/** A stored picture as the picker lists it (worker/content/media-sizes.ts: MediaPicture). */
-export type PickerPicture = { name: string; width: number; height: number; widths?: number[] }
 
 export type PicturePickerTexts = {
   open: string
@@ -22,8 +20,8 @@ export type PicturePickerTexts = {
   cancel: string
 }
 
-const thumb = (p: PickerPicture) =>
-  `/media/${p.widths?.length ? `${p.name.slice(0, 32)}-${p.widths[0]}.webp` : p.name}`
+const thumb = (p: MediaPicture) =>
+  `/media/${p.widths?.length ? sizeName(p.name, p.widths[0]!, 'webp') : p.name}`
 
 /**
  * "Insert picture" for the Markdown toolbar: a dialog listing the stored pictures and taking an
@@ -38,7 +36,7 @@ export function PicturePicker({
   texts,
   onInsert,
 }: {
-  pictures: PickerPicture[]
+  pictures: MediaPicture[]
   uploadUrl: string
   lang: string
   dir: 'ltr' | 'rtl'
@@ -69,7 +67,7 @@ export function PicturePicker({
         headers: { Accept: 'application/json' },
       })
       const answer = (await res.json().catch(() => ({}))) as {
-        media?: PickerPicture
+        media?: MediaPicture
         error?: string
       }
       if (!res.ok || !answer.media) {

@@ -3,6 +3,7 @@ import { PersonFields, SubmitButton } from '../components/field'
 import { Icon } from '../components/icon'
 import { defineIsland } from '../island'
 import { reportLead } from '../lib/trackers'
+import { useHydrated } from '../lib/use-hydrated'
 import { formValues, useLeadForm, type ErrorTexts, validateInScript } from '../lib/use-lead-form'
 
 export type BookingFormProps = {
@@ -108,11 +109,7 @@ function BookingForm({
   const [slot, setSlot] = useState('')
   const [confirmed, setConfirmed] = useState<Confirmed | null>(null)
   // Server markup lists every day (works without JavaScript); hydrated, one day at a time.
-  const enhanced = useSyncExternalStore(
-    noChanges,
-    () => true,
-    () => false,
-  )
+  const enhanced = useHydrated()
   const form = useLeadForm(notices)
 
   const days = useMemo(() => byDay(slots, zone, lang), [slots, zone, lang])

@@ -1,11 +1,9 @@
-import { useEffect, useRef, useState, useSyncExternalStore } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { labelClass, TextAreaField } from '../components/field'
-import {
-  PicturePicker,
-  type PickerPicture,
-  type PicturePickerTexts,
-} from '../components/picture-picker'
+import { PicturePicker, type PicturePickerTexts } from '../components/picture-picker'
 import { defineIsland } from '../island'
+import type { MediaPicture } from '../lib/media-picture'
+import { useHydrated } from '../lib/use-hydrated'
 
 export type MarkdownEditorProps = {
   /** The form field's name and id. */
@@ -25,15 +23,13 @@ export type MarkdownEditorProps = {
   previewUrl: string
   /** The toolbar's "Insert picture": the stored pictures, where an upload goes, its words. */
   picker?: {
-    pictures: PickerPicture[]
+    pictures: MediaPicture[]
     uploadUrl: string
     /** The toolbar's name. */
     toolbar: string
     texts: PicturePickerTexts
   }
 }
-
-const noSubscription = () => () => {}
 
 /**
  * An article's Markdown beside its preview. The preview is the server's rendering of the text
@@ -45,11 +41,7 @@ function MarkdownEditor(props: MarkdownEditorProps) {
   const [html, setHtml] = useState(props.previewHtml)
   const first = useRef(true)
   // the toolbar works only with JavaScript, so it appears only with it
-  const hydrated = useSyncExternalStore(
-    noSubscription,
-    () => true,
-    () => false,
-  )
+  const hydrated = useHydrated()
   const caret = useRef<number | null>(null)
   useEffect(() => {
     const at = caret.current

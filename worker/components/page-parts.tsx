@@ -1,7 +1,8 @@
 import type { ReactNode } from 'react'
 import { Icon } from '../../client/components/icon'
 import { dirOf, type Lang } from '../../client/lib/languages'
-import { PICTURE_SIZES, pictureSources, type MediaPicture } from '../content/media-sizes'
+import type { MediaPicture } from '../../client/lib/media-picture'
+import { PICTURE_SIZES, pictureSources } from '../content/media-sizes'
 import { usePage } from '../render/context'
 
 export interface Crumb {

@@ -1,6 +1,6 @@
 import type { Context } from 'hono'
 import type { Lang } from '../../client/lib/languages'
-import type { MediaPicture } from './media-sizes'
+import type { MediaPicture } from '../../client/lib/media-picture'
 import {
   liveArticleIndex,
   liveItemQuery,

@@ -1,6 +1,7 @@
 import { Marked, type Tokens } from 'marked'
 import sanitizeHtml from 'sanitize-html'
-import { PICTURE_SIZES, pictureSources, type MediaPicture } from './media-sizes'
+import type { MediaPicture } from '../../client/lib/media-picture'
+import { PICTURE_SIZES, pictureSources } from './media-sizes'
 
 /**
  * An article's Markdown made into the HTML its page shows, once, when it is saved (never per

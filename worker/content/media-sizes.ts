@@ -1,3 +1,5 @@
+import { sizeName, type MediaPicture } from '../../client/lib/media-picture'
+
 /**
  * The sizes made of every desk picture at upload (content/media.ts) and how a page offers them
  * (`srcset`, read by the picture component and the article's Markdown alike). Widths step by
@@ -13,23 +15,10 @@ export const SIZE_FORMATS = [
   { ext: 'webp', type: 'image/webp', quality: 80 },
 ] as const
 
-/** A stored picture: its name as uploaded (`<hash>.<ext>`), its upright size, its widths. */
-export interface MediaPicture {
-  name: string
-  width: number
-  height: number
-  /** The widths made of it; absent for a picture stored before sizes were made. */
-  widths?: number[]
-}
-
 /** The widths of a picture `width` pixels wide: the usual ones, none wider than it. */
 export const widthsFor = (width: number) => [
   ...new Set(MEDIA_WIDTHS.map((w) => Math.min(w, width))),
 ]
-
-/** One size's file: `<hash>-<width>.<avif|webp>` beside `<hash>.<ext>`. */
-export const sizeName = (name: string, width: number, ext: string) =>
-  `${name.slice(0, 32)}-${width}.${ext}`
 
 /** Where a page's CSS puts a picture, as `sizes` says it (the layouts of pages/*.tsx). */
 export const PICTURE_SIZES = {

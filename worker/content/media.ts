@@ -2,7 +2,8 @@ import { Hono } from 'hono'
 import { imageSize } from 'image-size'
 import { sha256Hex } from '../hash'
 import type { AppEnv } from '../env'
-import { SIZE_FORMATS, sizeName, widthsFor, type MediaPicture } from './media-sizes'
+import { sizeName, type MediaPicture } from '../../client/lib/media-picture'
+import { SIZE_FORMATS, widthsFor } from './media-sizes'
 import { PICTURE_TYPES, readPicture, type PictureRefusal } from './picture-bytes'
 
 /**

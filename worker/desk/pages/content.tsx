@@ -11,7 +11,7 @@ import {
   type ContentKind,
   type FieldSpec,
 } from '../../content/kinds'
-import type { MediaPicture } from '../../content/media-sizes'
+import type { MediaPicture } from '../../../client/lib/media-picture'
 import type { FullItem, ListedItem, RevisionRow } from '../../db/content'
 import { formatDateTime } from '../../i18n/format'
 import { isMessageKey } from '../../i18n/translator'

@@ -1,6 +1,6 @@
 import SocialCard, { type StoredCard } from '../../../client/islands/social-card'
 import { dirOf, type Lang } from '../../../client/lib/languages'
-import { sizeName, type MediaPicture } from '../../content/media-sizes'
+import { sizeName, type MediaPicture } from '../../../client/lib/media-picture'
 import type { FullItem } from '../../db/content'
 import { usePage } from '../../render/context'
 
