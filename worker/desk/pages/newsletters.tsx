@@ -9,7 +9,7 @@ import type {
   IssueStatus,
   ListedIssue,
 } from '../../db/newsletters'
-import { formatDateTime, languageName } from '../../i18n/format'
+import { formatDateTime, formatNumber, languageName } from '../../i18n/format'
 import { usePage } from '../../render/context'
 import { DeskHeader, DeskNotice, DeskTable } from './leads'
 
@@ -126,8 +126,8 @@ export function NewsletterListPage({
                 <td className="px-3 py-2">
                   {i.status === 'sending' || i.status === 'sent'
                     ? t('desk.newsletters.sent_of', {
-                        sent: i.sent.toLocaleString(lang),
-                        n: (i.audience ?? 0).toLocaleString(lang),
+                        sent: formatNumber(lang, i.sent),
+                        n: formatNumber(lang, i.audience ?? 0),
                       })
                     : ''}
                 </td>
@@ -177,7 +177,7 @@ function Record({
         {issue.finished_at &&
           t('desk.newsletters.finished', { at: formatDateTime(lang, issue.finished_at) })}{' '}
         {t.plural('desk.newsletters.written', issue.audience ?? 0, {
-          done: issue.written.toLocaleString(lang),
+          done: formatNumber(lang, issue.written),
         })}
       </p>
       <dl className="m-0 grid grid-cols-2 gap-3 sm:grid-cols-4 lg:grid-cols-7">
@@ -185,7 +185,7 @@ function Record({
           <div key={k} className="rounded-lg border border-slate-200 p-3">
             <dt className="text-xs text-ink-600">{t(`desk.newsletters.counts.${k}`)}</dt>
             <dd className="m-0 text-2xl font-bold" data-count={k}>
-              {record[k].toLocaleString(lang)}
+              {formatNumber(lang, record[k])}
             </dd>
           </div>
         ))}
