@@ -110,8 +110,8 @@ export const RESULT_COUNT = 3
 export const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
 
 // a browser posts a textarea's line breaks as CRLF: stored as they were typed, so a save of
-// an unchanged text changes nothing
-const lineBreaks = v.transform((s: string) => s.replace(/\r\n?/g, '\n'))
+// an unchanged text changes nothing (the newsletters' body too: desk/newsletters.tsx)
+export const lineBreaks = v.transform((s: string) => s.replace(/\r\n?/g, '\n'))
 
 const text = (spec: FieldSpec) => {
   const base = v.pipe(v.string(), lineBreaks, v.trim(), v.maxLength(spec.max))

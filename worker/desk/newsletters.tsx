@@ -21,6 +21,7 @@ import { emailHash } from '../hash'
 import { mailRow, insertedIds, sendJobs, writerOf } from '../mail/enqueue'
 import { INERT_UNSUBSCRIBE, renderMail } from '../mail/render'
 import { limitBody, sameSiteOnly } from '../middleware/form-guard'
+import { lineBreaks } from '../content/kinds'
 import { renderMarkdown } from '../content/markdown'
 import { createTranslator } from '../i18n/translator'
 import { queueStep, startIssue } from '../newsletter/send'
@@ -112,7 +113,7 @@ const Text = v.object({
   // leaves the body as it was
   body: v.pipe(
     v.string(),
-    v.transform((s) => s.replace(/\r\n?/g, '\n')),
+    lineBreaks,
     v.check((s) => s.trim() !== '', 'required'),
     v.maxLength(50_000, 'too_long'),
   ),
