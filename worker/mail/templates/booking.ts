@@ -120,7 +120,7 @@ export interface CancelledCall {
 export const bookingCancelled: MailTemplate<CancelledCall> = {
   category: 'transactional',
   letter: (ctx, b) => {
-    const { t, lang, config } = ctx
+    const { t, lang } = ctx
     const when = describeSlot(b.slotStart, lang, b.timeZone)
     return {
       subject: t('mail.cancelled_subject', { when }),
@@ -134,7 +134,7 @@ export const bookingCancelled: MailTemplate<CancelledCall> = {
         [t('mail.label_when'), when],
         [t('mail.label_zone'), zoneName(lang, b.timeZone)],
       ],
-      action: { label: t('mail.cancelled_action'), url: `${config.siteUrl}/book?lang=${lang}` },
+      action: { label: t('mail.cancelled_action'), url: ctx.page('/book') },
       closing: t('mail.signoff'),
       // built when the message is rendered for sending, not when the outbox row is written
       get attachments() {
