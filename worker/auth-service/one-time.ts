@@ -99,20 +99,24 @@ const CODE_TYPES = {
   recovery: ['recovery'],
 } as const satisfies Record<v.InferOutput<typeof VerifyCodeSchema>['type'], OneTimeTokenType[]>
 
-// Each link opens its page in the e-mail's language (`lang`, which the pages read first), on
-// whatever device and browser language it is followed.
+/**
+ * One of the site's pages for an e-mailed link, in the e-mail's language (`lang`, which the
+ * pages read first) on whatever device and browser language it is followed.
+ */
+const pageLink = (c: Context<AppEnv>, path: string, query: Record<string, string>) =>
+  `${c.var.config.siteUrl}${path}?${new URLSearchParams({ ...query, lang: c.var.lang })}`
 
 /** Where a recovery e-mail's link leads: the site's page to choose a new password. */
 export const resetLink = (c: Context<AppEnv>, token: string) =>
-  `${c.var.config.siteUrl}/auth/reset?${new URLSearchParams({ token, lang: c.var.lang })}`
+  pageLink(c, '/auth/reset', { token })
 
 /** Where a magic link leads: the site's page that spends it (GoTrue's token_hash link). */
 export const confirmLink = (c: Context<AppEnv>, token: string) =>
-  `${c.var.config.siteUrl}/auth/confirm?${new URLSearchParams({ token_hash: token, type: 'magiclink', lang: c.var.lang })}`
+  pageLink(c, '/auth/confirm', { token_hash: token, type: 'magiclink' })
 
 /** Where a sign-up's confirmation link leads: the same page, for the `signup` token. */
 export const signupLink = (c: Context<AppEnv>, token: string) =>
-  `${c.var.config.siteUrl}/auth/confirm?${new URLSearchParams({ token_hash: token, type: 'signup', lang: c.var.lang })}`
+  pageLink(c, '/auth/confirm', { token_hash: token, type: 'signup' })
 
 /** An unusable password for accounts made by /otp: nobody knows it, /recover can set one. */
 const unusablePasswordHash = () => {

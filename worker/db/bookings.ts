@@ -188,17 +188,21 @@ export function moveBookingSlot(
     .bind(id, from, to, toEnd, ...guardValues(to, toEnd, guard))
 }
 
-/** A cancelled booking's invitation, as its .ics link serves it (booking_cancellations). */
+/**
+ * A cancelled booking's invitation, as its e-mails carry it and its .ics link serves it
+ * (booking_cancellations).
+ */
 export type CancelledBooking = Pick<
   Booking,
   'token' | 'uid' | 'sequence' | 'slotStart' | 'slotEnd' | 'name' | 'email' | 'meetingUrl'
 >
 
 /**
- * Keeps a cancelled booking's invitation, at one SEQUENCE past its last (a statement for the
- * cancel's batch: written only once the booking is gone, whoever deleted it).
+ * Keeps a cancelled booking's invitation, as its cancel was sent (its UID, one SEQUENCE past the
+ * last): a statement for the cancel's batch, written only once booking `id` is gone, whoever
+ * deleted it.
  */
-export function keepCancellation(db: D1Database, b: Booking, uid: string) {
+export function keepCancellation(db: D1Database, id: number, c: CancelledBooking) {
   return db
     .prepare(
       `INSERT INTO booking_cancellations
@@ -208,15 +212,15 @@ export function keepCancellation(db: D1Database, b: Booking, uid: string) {
        ON CONFLICT (token) DO NOTHING`,
     )
     .bind(
-      b.token,
-      uid,
-      b.sequence + 1,
-      b.slotStart,
-      b.slotEnd,
-      b.name,
-      b.email,
-      b.meetingUrl ?? null,
-      b.id,
+      c.token,
+      c.uid ?? null,
+      c.sequence,
+      c.slotStart,
+      c.slotEnd,
+      c.name,
+      c.email,
+      c.meetingUrl ?? null,
+      id,
     )
 }
 

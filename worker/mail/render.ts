@@ -23,10 +23,8 @@ export async function renderMail(
   const t = createTranslator(lang)
   const config = siteConfig(env, row.site_url)
   const template = TEMPLATES[row.kind]
-  const letter = await template.letter(
-    mailContext(env, config, lang, t),
-    JSON.parse(row.data) as never,
-  )
+  const ctx = mailContext(env, config, lang, t)
+  const letter = await template.letter(ctx, JSON.parse(row.data) as never)
   const headers: Record<string, string> = {}
   // a staff member's test carries a link that unsubscribes nobody, as the desk's preview does
   const token = template.test ? INERT_UNSUBSCRIBE : unsubscribeToken
@@ -49,7 +47,7 @@ export async function renderMail(
   const sig: Signature = {
     siteName: t('meta.site_name'),
     siteUrl: config.siteUrl,
-    home: `${config.siteUrl}/?lang=${lang}`,
+    home: ctx.page('/'),
     address: env.AGENCY_ADDRESS || t('meta.site_name'),
     why: template.test
       ? t('mail.why_test', { site })

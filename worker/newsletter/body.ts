@@ -40,12 +40,15 @@ const STYLES: Record<string, string> = {
   code: 'font-family:Menlo,Consolas,monospace;font-size:14px',
 }
 
+/** Our own path made absolute: a mailbox has no origin to resolve it. */
+const absolute = (url: string, siteUrl: string) => (url.startsWith('/') ? `${siteUrl}${url}` : url)
+
 /**
  * A link of the e-mail: our own paths made absolute, and our pages opened in the reader's
  * language (`?lang=`, as the unsubscribe link does), whatever their browser prefers.
  */
 function mailLink(href: string, siteUrl: string, lang: Lang) {
-  const url = href.startsWith('/') ? `${siteUrl}${href}` : href
+  const url = absolute(href, siteUrl)
   if (!url.startsWith(`${siteUrl}/`) && url !== siteUrl) return url
   const own = new URL(url)
   if (!own.pathname.startsWith(MEDIA_PREFIX) && !own.searchParams.has('lang'))
@@ -58,13 +61,12 @@ function mailLink(href: string, siteUrl: string, lang: Lang) {
  * links to our pages in `lang`.
  */
 export function emailBodyHtml(markdown: string, siteUrl: string, lang: Lang) {
-  const absolute = (url: string) => (url.startsWith('/') ? `${siteUrl}${url}` : url)
   const styled = (tag: string, attribs: sanitizeHtml.Attributes) => {
     const next: sanitizeHtml.Attributes = { ...attribs }
     delete next.class
     delete next.id
     if (next.href) next.href = mailLink(next.href, siteUrl, lang)
-    if (next.src) next.src = absolute(next.src)
+    if (next.src) next.src = absolute(next.src, siteUrl)
     if (STYLES[tag]) next.style = STYLES[tag]
     return { tagName: tag, attribs: next }
   }

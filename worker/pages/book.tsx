@@ -90,12 +90,11 @@ export async function serveInvitation(c: Context<AppEnv>) {
     console.error('D1 read failed', err)
     return errorPage(c, 503)
   }
+  const call = booking ?? cancelled
+  if (!call) return c.notFound()
   // a cancelled call: the cancel, so that a calendar that has it removes it
-  const ics = booking
-    ? invitationFor(c.var, booking)
-    : cancelled && cancellationFor(c.var, cancelled)
-  if (!ics) return c.notFound()
-  const day = formatInTimeZone(new Date((booking ?? cancelled)!.slotStart), 'UTC', 'yyyy-MM-dd')
+  const ics = booking ? invitationFor(c.var, booking) : cancellationFor(c.var, call)
+  const day = formatInTimeZone(new Date(call.slotStart), 'UTC', 'yyyy-MM-dd')
   return c.body(ics, 200, {
     'Content-Type': 'text/calendar; charset=utf-8',
     'Content-Disposition': `attachment; filename="consultation-${day}.ics"`,

@@ -16,6 +16,7 @@ import {
   listBookedIntervals,
   moveBookingSlot,
   type Booking,
+  type CancelledBooking,
   type NewBooking,
 } from '../db/bookings'
 import { audit } from '../db/desk'
@@ -155,9 +156,12 @@ export async function cancelBooking(
 ) {
   const db = c.env.DB
   const { name, slotStart, timeZone, email } = booking
-  const uid = uidOf(booking, c.var.config.siteUrl)
   // the cancel for calendars: the same UID, one SEQUENCE more than the last invitation
-  const invitation = { ...invitationOf(booking), uid, sequence: booking.sequence + 1 }
+  const invitation = {
+    ...invitationOf(booking),
+    uid: uidOf(booking, c.var.config.siteUrl),
+    sequence: booking.sequence + 1,
+  }
   const results = await db.batch([
     deleteBooking(db, booking.id, slotStart),
     await mailRow(
@@ -174,7 +178,7 @@ export async function cancelBooking(
     audit(db, actor, 'booking.cancel', `booking/${booking.id}`, { slot: slotStart }, true),
     ...calendarDeletion(c, booking),
     // its .ics link serves the cancel from now on
-    keepCancellation(db, booking, uid),
+    keepCancellation(db, booking.id, invitation),
   ])
   enqueue(c, insertedIds(results, byVisitor ? [1, 2] : [1]))
   c.executionCtx.waitUntil(syncSoon(c.env))
@@ -182,7 +186,7 @@ export async function cancelBooking(
 }
 
 /** What a booking's invitation is made of, for the e-mails that carry it. */
-const invitationOf = (b: Booking) => ({
+const invitationOf = (b: Booking): CancelledBooking => ({
   ...{ name: b.name, email: b.email, token: b.token, meetingUrl: b.meetingUrl },
   ...{ slotStart: b.slotStart, slotEnd: b.slotEnd, uid: b.uid, sequence: b.sequence },
 })

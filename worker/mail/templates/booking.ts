@@ -6,6 +6,7 @@ import {
   invitationFor,
   managePath,
 } from '../../booking/invitation'
+import type { CancelledBooking } from '../../db/bookings'
 import type { MailContext, MailTemplate } from './context'
 
 /** A booked consultation, as the confirmation and the agency's notice both need it. */
@@ -33,17 +34,11 @@ const attachment = (ctx: MailContext, b: BookedCall) => ({
 })
 
 /** The cancellation a calendar app acts on: it removes the call it has under the same UID. */
-const cancelAttachment = (ctx: MailContext, b: CancelledInvitation) => ({
+const cancelAttachment = (ctx: MailContext, b: CancelledBooking) => ({
   filename: 'consultation.ics',
   contentType: 'text/calendar; charset=utf-8; method=CANCEL',
   content: cancellationFor(ctx, b),
 })
-
-/** A cancelled call's invitation: its UID, and the SEQUENCE of the cancel (one past the last). */
-export type CancelledInvitation = Pick<
-  BookedCall,
-  'name' | 'email' | 'slotStart' | 'slotEnd' | 'token' | 'uid' | 'meetingUrl'
-> & { sequence: number }
 
 /** The visitor's own links: where to meet, and their booking's page to reschedule or cancel. */
 async function visitorLinks(ctx: MailContext, b: BookedCall) {
@@ -118,14 +113,14 @@ export interface CancelledCall {
   /** The visitor cancelled it themselves, from their booking's page. */
   byVisitor?: boolean
   /** Its cancellation for the calendar (absent in e-mails written before it was sent). */
-  invitation?: CancelledInvitation
+  invitation?: CancelledBooking
 }
 
 /** The visitor's notice that the agency cancelled their call, with the way to book again. */
 export const bookingCancelled: MailTemplate<CancelledCall> = {
   category: 'transactional',
   letter: (ctx, b) => {
-    const { t, lang, config } = ctx
+    const { t, lang } = ctx
     const when = describeSlot(b.slotStart, lang, b.timeZone)
     return {
       subject: t('mail.cancelled_subject', { when }),
@@ -139,7 +134,7 @@ export const bookingCancelled: MailTemplate<CancelledCall> = {
         [t('mail.label_when'), when],
         [t('mail.label_zone'), zoneName(lang, b.timeZone)],
       ],
-      action: { label: t('mail.cancelled_action'), url: `${config.siteUrl}/book?lang=${lang}` },
+      action: { label: t('mail.cancelled_action'), url: ctx.page('/book') },
       closing: t('mail.signoff'),
       // built when the message is rendered for sending, not when the outbox row is written
       get attachments() {
@@ -197,7 +192,7 @@ export interface ChangedCall {
    * The call's invitation as it now stands: the new time, or its cancellation (`cancelled`),
    * for the calendar that took the agency's notice of the booking (absent in older e-mails).
    */
-  invitation?: CancelledInvitation & { cancelled?: boolean }
+  invitation?: CancelledBooking & { cancelled?: boolean }
 }
 
 /** The agency's notice that a visitor moved or cancelled their call from its page. */

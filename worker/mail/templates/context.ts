@@ -11,6 +11,8 @@ export interface MailContext {
   lang: Lang
   config: SiteConfig
   db: D1Database
+  /** One of the site's pages (a path without a query), absolute and in the reader's language. */
+  page: (path: string) => string
   /** A sealed token for an e-mailed link (consent/links.ts). */
   seal: (claims: LinkClaims) => Promise<string>
 }
@@ -37,4 +39,9 @@ export const mailContext = (
   config: SiteConfig,
   lang: Lang,
   t: Translator,
-): MailContext => ({ t, lang, config, db: env.DB, seal: (claims) => sealLink(env, claims) })
+): MailContext => ({
+  ...{ t, lang, config, db: env.DB },
+  // `?lang=`, which the pages read first: the reader's language on any device
+  page: (path) => `${config.siteUrl}${path}?lang=${lang}`,
+  seal: (claims) => sealLink(env, claims),
+})

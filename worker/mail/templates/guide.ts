@@ -21,7 +21,7 @@ export const guide: MailTemplate<{ name: string; guide: GuideSlug; nonce?: strin
       paragraphs: [t('mail.guide_intro', { title }), ...(confirm ? [t('mail.optin_ask')] : [])],
       action: { label: t('mail.guide_action'), url: config.siteUrl + guideUrl(guide, lang) },
       links: confirm ? [confirm] : undefined,
-      closing: `${t('mail.guide_outro', { url: `${config.siteUrl}/book?lang=${lang}` })}\n\n${t('mail.signoff')}`,
+      closing: `${t('mail.guide_outro', { url: ctx.page('/book') })}\n\n${t('mail.signoff')}`,
     }
   },
 }
