@@ -119,19 +119,7 @@ async function readOr<T>(
 }
 
 /** Each page's reads, one batch each. */
-export function articles(c: Source) {
-  const { DB: db } = c.env
-  const { lang } = c.var
-  return readOr(
-    c,
-    async () => {
-      const [list] = await readLive(db, [liveItemsQuery(db, 'article', lang, { brief: true })])
-      return list as Article[]
-    },
-    ['article'],
-    ([items]) => (items[lang] ?? []) as Article[],
-  )
-}
+export const articles = (c: Source) => listOf<Article>(c, 'article', { brief: true })
 
 /** An article and the list its related reading comes from. */
 export function articlePage(c: Source, slug: string) {
@@ -178,13 +166,13 @@ export function articleIndex(c: Source) {
   )
 }
 
-/** A kind's live items in the page's language. */
-function listOf<T>(c: Source, kind: ContentKind) {
+/** A kind's live items in the page's language (`brief`: without an article's HTML). */
+function listOf<T>(c: Source, kind: ContentKind, options?: { brief?: boolean }) {
   const { DB: db } = c.env
   const { lang } = c.var
   return readOr(
     c,
-    async () => (await readLive(db, [liveItemsQuery(db, kind, lang)]))[0] as T[],
+    async () => (await readLive(db, [liveItemsQuery(db, kind, lang, options)]))[0] as T[],
     [kind],
     ([items]) => (items[lang] ?? []) as T[],
   )
