@@ -32,7 +32,7 @@ import {
   wranglerError,
   wranglerRun,
 } from './lib/cloudflare.mjs'
-import { checkAccount, oversizeMigrations, reviewSettings, whoAmI } from './lib/preflight.mjs'
+import { checkAccount, dash, oversizeMigrations, reviewSettings, whoAmI } from './lib/preflight.mjs'
 
 const args = process.argv.slice(2)
 const flag = (name) => args.includes(name)
@@ -50,7 +50,6 @@ const QUEUES = [
   ]),
 ].filter(Boolean)
 const ROUTES = [...(config.routes ?? []), ...(config.route ? [config.route] : [])]
-const dash = (accountId, path) => `https://dash.cloudflare.com/${accountId}/${path}`
 
 const step = (title) => console.log(`\n${title}`)
 const say = (line) => console.log(`   ${line}`)
@@ -109,22 +108,29 @@ const messageOf = (d) => d.annotations?.['workers/message'] ?? ''
 const versionOf = (d) =>
   [...(d?.versions ?? [])].sort((a, b) => b.percentage - a.percentage)[0]?.version_id
 
+/** The D1 database's id, by exact name (undefined when absent), or the `problem` reading it. */
+function findDatabase() {
+  const d1 = wranglerRun(['d1', 'list', '--json']) // every page
+  if (!d1.ok)
+    return {
+      problem: {
+        what: `D1: the databases could not be listed: ${wranglerError(d1)}`,
+        fix: 'run again',
+      },
+    }
+  try {
+    return { id: JSON.parse(d1.stdout).find((db) => db.name === DATABASE.database_name)?.uuid }
+  } catch {
+    return { problem: { what: 'D1: the databases could not be read (not JSON)', fix: 'run again' } }
+  }
+}
+
 /** Which resources exist, by exact name: `{ database, queues: {name: bool}, buckets }`. */
 function findResources() {
   const problems = []
-  const found = { database: undefined, queues: {}, buckets: {} }
-  const d1 = wranglerRun(['d1', 'list', '--json']) // every page
-  if (d1.ok) {
-    try {
-      found.database = JSON.parse(d1.stdout).find((db) => db.name === DATABASE.database_name)?.uuid
-    } catch {
-      problems.push({ what: 'D1: the databases could not be read (not JSON)', fix: 'run again' })
-    }
-  } else
-    problems.push({
-      what: `D1: the databases could not be listed: ${wranglerError(d1)}`,
-      fix: 'run again',
-    })
+  const { id: database, problem } = findDatabase()
+  if (problem) problems.push(problem)
+  const found = { database, queues: {}, buckets: {} }
   for (const queue of QUEUES) {
     // `queues info` asks the API for that name, whatever the number of queues
     const info = wranglerRun(['queues', 'info', queue])
@@ -362,7 +368,8 @@ async function deploy() {
   else {
     const run = wranglerRun(['d1', 'create', DATABASE.database_name])
     if (!run.ok) fail(`d1 create ${DATABASE.database_name}: ${wranglerError(run)}`)
-    databaseId = findResources().found.database
+    // its id: the database alone asked again, not the queues and buckets
+    databaseId = findDatabase().id
     if (!databaseId) fail(`d1 create ${DATABASE.database_name} did not leave a database`)
     say(`D1 ${DATABASE.database_name}: created (${databaseId})`)
   }

@@ -8,8 +8,8 @@
 // /__deploy/status (worker/deploy-status.ts), asked again for the first minute until that
 // version answers: every migration applied, the queues bound, the crons' last runs, R2, the
 // mail provider (`--allow-no-mail`: not required), LINK_SECRET and the signing key.
-import { readdirSync, readFileSync } from 'node:fs'
-import { parse } from 'smol-toml'
+import { readdirSync } from 'node:fs'
+import { wranglerConfig } from './lib/cloudflare.mjs'
 
 const argv = process.argv.slice(2)
 const base = (
@@ -117,7 +117,7 @@ if (version || token) {
       s.signing?.ok === true && (s.environment !== 'production' || s.signing.from !== 'generated'),
       `the signing key: ${JSON.stringify(s.signing)}`,
     )
-    const crons = parse(readFileSync('wrangler.toml', 'utf8')).triggers?.crons ?? []
+    const crons = wranglerConfig.triggers?.crons ?? []
     const runs = Array.isArray(s.crons) ? s.crons : []
     check(Array.isArray(s.crons), `the crons' runs could not be read: ${JSON.stringify(s.crons)}`)
     for (const cron of crons) {

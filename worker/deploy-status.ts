@@ -2,6 +2,7 @@ import { Hono } from 'hono'
 import { importJWK, jwtVerify, SignJWT } from 'jose'
 import { openLink, sealLink } from './consent/links'
 import { ALG, publicKeys, signingKey } from './auth-service/keys'
+import { sameToken } from './hash'
 import type { AppEnv, Bindings } from './env'
 
 /**
@@ -14,17 +15,6 @@ export const deployStatus = new Hono<AppEnv>()
 
 /** The producers of wrangler.toml's queues, each of which must be bound. */
 const QUEUES = ['MAIL_QUEUE', 'NEWSLETTER_QUEUE', 'CALENDAR_QUEUE'] as const
-
-async function tokenMatches(expected: string | undefined, given: string | undefined) {
-  if (!expected || !given) return false
-  const digest = async (s: string) =>
-    new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(s)))
-  // workerd's constant-time comparison (not in the DOM typings this project also loads)
-  const subtle = crypto.subtle as unknown as {
-    timingSafeEqual(a: ArrayBufferView, b: ArrayBufferView): boolean
-  }
-  return subtle.timingSafeEqual(await digest(expected), await digest(given))
-}
 
 /** Whether e-mail can leave: the provider's setting or secret, never its value. */
 function mailReady(env: Bindings) {
@@ -46,7 +36,8 @@ const attempt = async <T>(fn: () => Promise<T>): Promise<T | { error: string }> 
 deployStatus.get('/status', async (c) => {
   const env = c.env
   const given = c.req.header('Authorization')?.replace(/^Bearer /, '')
-  if (!(await tokenMatches(env.DEPLOY_CHECK_TOKEN, given))) return c.notFound()
+  const expected = env.DEPLOY_CHECK_TOKEN
+  if (!expected || !given || !(await sameToken(expected, given))) return c.notFound()
   const db = env.DB
   const [migrations, crons, r2, links, signing] = await Promise.all([
     attempt(() =>

@@ -14,3 +14,10 @@ export const randomHex = (n: number) => hex(crypto.getRandomValues(new Uint8Arra
 
 /** The key under which an address is suppressed or found: SHA-256 of it, lower-cased. */
 export const emailHash = (address: string) => sha256Hex(address.trim().toLowerCase())
+
+/** Equal tokens, compared in constant time (their digests: equal lengths). */
+export async function sameToken(a: string, b: string) {
+  const digest = (s: string) => crypto.subtle.digest('SHA-256', new TextEncoder().encode(s))
+  const [x, y] = await Promise.all([digest(a), digest(b)])
+  return crypto.subtle.timingSafeEqual(x, y)
+}

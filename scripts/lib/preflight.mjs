@@ -8,7 +8,8 @@ import { cloudflareApi, errorCodes, wranglerError, wranglerRun } from './cloudfl
 /** The D1 API takes a migration file as one query, and a query has at most 100 KB. */
 export const MIGRATION_FILE_LIMIT = 100_000
 
-const dash = (accountId, path) => `https://dash.cloudflare.com/${accountId}/${path}`
+/** A page of the account's dashboard, for a refusal's fix. */
+export const dash = (accountId, path) => `https://dash.cloudflare.com/${accountId}/${path}`
 
 /** An address mail cannot reach from Cloudflare: this machine, or a private network. */
 const unreachable = (host = '') =>

@@ -1,7 +1,7 @@
 import type { Context } from 'hono'
 import { calendarFile } from '../booking/ics'
 import { listUpcomingBookings } from '../db/bookings'
-import { randomHex } from '../hash'
+import { randomHex, sameToken } from '../hash'
 import type { AppEnv } from '../env'
 import { agencyEventOf } from './sync'
 
@@ -11,8 +11,6 @@ import { agencyEventOf } from './sync'
  * so the address itself is the key: a random token kept in D1, shown in the desk, replaced
  * there when it leaks (the old address then answers 404).
  */
-
-const bytes = (s: string) => new TextEncoder().encode(s)
 
 /** The feed's token, made once. */
 export async function feedToken(db: D1Database, renew = false) {
@@ -30,18 +28,9 @@ export async function feedToken(db: D1Database, renew = false) {
   return row!.value
 }
 
-/** Equal tokens, compared in constant time (their digests: equal lengths). */
-async function same(a: string, b: string) {
-  const [x, y] = await Promise.all([
-    crypto.subtle.digest('SHA-256', bytes(a)),
-    crypto.subtle.digest('SHA-256', bytes(b)),
-  ])
-  return crypto.subtle.timingSafeEqual(x, y)
-}
-
 export async function calendarFeed(c: Context<AppEnv>) {
   const token = c.req.query('token') ?? ''
-  if (!token || !(await same(token, await feedToken(c.env.DB)))) return c.notFound()
+  if (!token || !(await sameToken(token, await feedToken(c.env.DB)))) return c.notFound()
   const from = new Date(Date.now() - 30 * 86_400_000).toISOString()
   const bookings = await listUpcomingBookings(c.env.DB, from, 2000)
   const ics = calendarFile(

@@ -141,6 +141,12 @@ export interface ListedItem {
   stale: Lang[]
 }
 
+/** An item's title in the desk: its text's first field (a title, a name, a question), else its slug. */
+export function itemTitle(texts: Json, slug: string) {
+  const first = Object.values(texts)[0]
+  return typeof first === 'string' ? first : slug
+}
+
 export async function listItems(db: D1Database, kind: ContentKind): Promise<ListedItem[]> {
   const { results } = await db
     .prepare(
@@ -157,10 +163,9 @@ export async function listItems(db: D1Database, kind: ContentKind): Promise<List
     .all<Omit<ListedItem, 'title' | 'langs' | 'stale'> & { en: string | null; texts: string }>()
   return results.map(({ en, texts, ...r }) => {
     const langs = JSON.parse(texts) as { lang: Lang; stale: number }[]
-    const first = en ? Object.values(JSON.parse(en) as Json)[0] : ''
     return {
       ...r,
-      title: typeof first === 'string' ? first : r.slug,
+      title: en ? itemTitle(JSON.parse(en) as Json, r.slug) : '',
       langs: langs.map((l) => l.lang),
       stale: langs.filter((l) => l.stale).map((l) => l.lang),
     }

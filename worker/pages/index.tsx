@@ -21,6 +21,7 @@ import { accountFactors, enrolment, pendingMfa } from '../auth/mfa'
 import { signedInOnly } from '../auth/session'
 import { PAGE_ROUTES, routeOf, type PagePath, type PageRoute } from '../routes'
 import { edgeCache } from '../render/edge-cache'
+import { titled } from '../render/context'
 import { errorPage } from '../render/error-page'
 import { AboutPage } from './about'
 import { AccountPage } from './account'
@@ -44,15 +45,6 @@ import { PricingPage } from './pricing'
 import { ServicePage, ServicesPage } from './services'
 
 export const pages = new Hono<AppEnv>()
-
-/** Longest title search results show whole (html-validate's `long-title` rule, too). */
-const TITLE_MAX = 70
-
-/** "<page title> | <site name>" for every page but home; the title alone where that is too long. */
-function titled(c: Context<AppEnv>, title: string) {
-  const full = `${title} | ${c.var.t('meta.title_suffix')}`
-  return full.length <= TITLE_MAX ? full : title
-}
 
 /**
  * A page with a fixed title and description in the route table, with its breadcrumb. `load`

@@ -27,6 +27,15 @@ export function usePage() {
   }
 }
 
+/** Longest title search results show whole (html-validate's `long-title` rule, too). */
+const TITLE_MAX = 70
+
+/** "<page title> | <site name>" for every page but home; the title alone where that is too long. */
+export function titled(c: Context<AppEnv>, title: string) {
+  const full = `${title} | ${c.var.t('meta.title_suffix')}`
+  return full.length <= TITLE_MAX ? full : title
+}
+
 /** Path of a page in another language: the selector's links and hreflang alternates. */
 export function langHref(path: string, lang: string) {
   return `${path}?lang=${lang}`

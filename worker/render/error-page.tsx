@@ -1,6 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono'
 import type { AppEnv } from '../env'
 import { ErrorPage, errorTexts } from '../pages/error'
+import { titled } from './context'
 import { renderer } from './document'
 
 /** Seconds a 503's visitor (or crawler) is asked to wait before trying again. */
@@ -23,10 +24,6 @@ export function wantsPage(c: Context<AppEnv>) {
     )
   )
 }
-
-/** "<title> | <site>", or the title alone where that is too long for search results (70). */
-const titled = (title: string, site: string) =>
-  `${title} | ${site}`.length <= 70 ? `${title} | ${site}` : title
 
 /** Where a refused form came from (a page of this site), to go back to it. */
 function formPage(c: Context<AppEnv>) {
@@ -55,7 +52,7 @@ export async function errorPage(c: Context<AppEnv>, status: number): Promise<Res
     await renderer()(c, async () => {
       c.status(status as 400)
       c.res = await c.render(<ErrorPage status={status} back={formPage(c)} />, {
-        title: titled(t(texts.title), t('meta.title_suffix')),
+        title: titled(c, t(texts.title)),
         description: t(texts.text),
         noindex: true,
       })

@@ -1,6 +1,7 @@
 import { LANGS, LANGUAGE_NAMES } from '../../../client/lib/languages'
 import type { ContentKind } from '../../content/kinds'
 import type { Snapshot } from '../../content/snapshot'
+import { itemTitle } from '../../db/content'
 import { formatDateTime } from '../../i18n/format'
 import { usePage } from '../../render/context'
 import { DeskHeader, DeskNotice, DeskTable } from './leads'
@@ -18,7 +19,6 @@ export function ContentSnapshotPage({
 }) {
   const { t, lang } = usePage()
   const english = snapshot?.items.en ?? []
-  const titleOf = (texts: Record<string, unknown>) => String(Object.values(texts)[0] ?? '')
   return (
     <>
       <DeskHeader title={t('desk.nav.content')} section="/desk/content" />
@@ -36,7 +36,7 @@ export function ContentSnapshotPage({
             {english.map((item) => (
               <tr key={item.slug} className="border-t border-slate-200 align-top">
                 <td className="px-3 py-2 font-semibold" lang="en">
-                  {titleOf(item.texts)}
+                  {itemTitle(item.texts, item.slug)}
                 </td>
                 <td className="px-3 py-2 text-ink-600">
                   {LANGS.filter((l) => item.langs.includes(l))
