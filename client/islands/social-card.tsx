@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState } from 'react'
 import { labelClass } from '../components/field'
 import { defineIsland } from '../island'
-import { CARD_HEIGHT, CARD_WIDTH, drawCard } from '../lib/social-card'
+import { CARD_HEIGHT, CARD_WIDTH } from '../lib/media-picture'
+import { drawCard } from '../lib/social-card'
 
 /** A card stored for a language: its file and the title and cover it was drawn with. */
 export type StoredCard = { name: string; title: string; cover: string }

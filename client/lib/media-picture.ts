@@ -15,6 +15,10 @@ export type MediaPicture = {
   widths?: number[]
 }
 
+/** A social card's size (every og:image is one: the build's and the desk's). */
+export const CARD_WIDTH = 1200
+export const CARD_HEIGHT = 630
+
 /** One size's file: `<hash>-<width>.<avif|webp>` beside `<hash>.<ext>`. */
 export const sizeName = (name: string, width: number, ext: string) =>
   `${name.slice(0, 32)}-${width}.${ext}`

@@ -6,8 +6,8 @@
  * bottom, a yellow bar; over the cover, cropped to fill, or else the site's blue.
  */
 
-export const CARD_WIDTH = 1200
-export const CARD_HEIGHT = 630
+import { CARD_HEIGHT, CARD_WIDTH } from './media-picture'
+
 const PAD = 80
 const FONT = "'Inter Variable', 'Noto Sans Arabic', system-ui, sans-serif"
 

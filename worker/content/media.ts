@@ -2,7 +2,12 @@ import { Hono } from 'hono'
 import { imageSize } from 'image-size'
 import { sha256Hex } from '../hash'
 import type { AppEnv } from '../env'
-import { sizeName, type MediaPicture } from '../../client/lib/media-picture'
+import {
+  CARD_HEIGHT,
+  CARD_WIDTH,
+  sizeName,
+  type MediaPicture,
+} from '../../client/lib/media-picture'
 import { SIZE_FORMATS, widthsFor } from './media-sizes'
 import { PICTURE_TYPES, readPicture, type PictureRefusal } from './picture-bytes'
 
@@ -116,7 +121,7 @@ export async function storeCard(env: AppEnv['Bindings'], file: File) {
   const bytes = new Uint8Array(await file.arrayBuffer())
   const read = readPicture(bytes)
   if (!read.ok || read.picture.format !== 'jpg') return null
-  if (read.picture.width !== 1200 || read.picture.height !== 630) return null
+  if (read.picture.width !== CARD_WIDTH || read.picture.height !== CARD_HEIGHT) return null
   const name = `${(await sha256Hex(bytes)).slice(0, 32)}.jpg`
   await env.MEDIA.put(name, bytes, {
     httpMetadata: { contentType: 'image/jpeg', cacheControl: IMMUTABLE },

@@ -3,6 +3,7 @@ import type { Context, MiddlewareHandler } from 'hono'
 import { deleteCookie, getCookie } from 'hono/cookie'
 import clientAssets from 'virtual:client-assets'
 import { dirOf, LANGS, type Lang } from '../../client/lib/languages'
+import { CARD_HEIGHT, CARD_WIDTH } from '../../client/lib/media-picture'
 import { consentOf, type Consent } from './consent'
 import { RENDER_HEADER, SOURCE_HEADER } from './cache-key'
 import { FLASH_COOKIE } from './flash'
@@ -187,8 +188,8 @@ function Document({
         <meta property="og:url" content={urlIn(lang)} />
         <meta property="og:locale" content={OG_LOCALE[lang]} />
         <meta property="og:image" content={config.siteUrl + ogImagePath(image, lang)} />
-        <meta property="og:image:width" content="1200" />
-        <meta property="og:image:height" content="630" />
+        <meta property="og:image:width" content={String(CARD_WIDTH)} />
+        <meta property="og:image:height" content={String(CARD_HEIGHT)} />
         <meta property="og:image:alt" content={title} />
         <meta name="twitter:card" content="summary_large_image" />
         <meta name="twitter:title" content={title} />
