@@ -129,10 +129,14 @@ function MarkdownEditor(props: MarkdownEditorProps) {
         <p className={labelClass} aria-hidden="true">
           {props.previewLabel}
         </p>
+        {/* scrolls once the article is long (or its pictures load): in the tab order, so a
+            keyboard scrolls it too */}
         <div
           lang={props.lang}
           dir={props.dir}
           className="prose max-h-[40rem] overflow-auto rounded-lg border border-slate-200 bg-white p-4"
+          // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- axe: scrollable-region-focusable
+          tabIndex={0}
           // the server's sanitised rendering (content/markdown.ts), never the raw text
           dangerouslySetInnerHTML={{ __html: html }}
         />
