@@ -436,6 +436,9 @@ describe('a cancellation, as the visitor’s calendar app reads it', () => {
       sequence: Number(event.getFirstPropertyValue('sequence')),
       status: String(event.getFirstPropertyValue('status')),
       start: (event.getFirstPropertyValue('dtstart') as ICAL.Time).toJSDate().toISOString(),
+      // iTIP: the agency organises, the visitor has accepted (no reply asked)
+      organizer: String(event.getFirstPropertyValue('organizer')),
+      attendee: event.getFirstProperty('attendee')!.getParameter('partstat'),
     }
   }
 
@@ -447,7 +450,13 @@ describe('a cancellation, as the visitor’s calendar app reads it', () => {
     const res = await bookSlot(calendar.site, slot, name, email)
     const { booking } = (await res.json()) as { booking: { manageUrl: string; icsUrl: string } }
     const invited = invitationIn(await lastMail(email, 1))
-    expect(invited).toMatchObject({ method: 'PUBLISH', sequence: 0, start: slot })
+    expect(invited).toMatchObject({
+      method: 'REQUEST',
+      sequence: 0,
+      start: slot,
+      organizer: 'mailto:hello@growthagency.example',
+      attendee: 'ACCEPTED',
+    })
     const token = new URL(booking.manageUrl, SITE).searchParams.get('token')!
     const post = (path: string, fields: Record<string, string>) =>
       siteFetch(calendar.site, path, {
@@ -460,7 +469,7 @@ describe('a cancellation, as the visitor’s calendar app reads it', () => {
     const to = next(4, '14:30')
     expect((await post('/api/bookings/manage/move', { token, slot: to })).status).toBeLessThan(400)
     const moved = invitationIn(await lastMail(email, 2))
-    expect(moved).toMatchObject({ method: 'PUBLISH', uid: invited.uid, sequence: 1, start: to })
+    expect(moved).toMatchObject({ method: 'REQUEST', uid: invited.uid, sequence: 1, start: to })
     // then the cancel
     expect((await post('/api/bookings/manage/cancel', { token })).status).toBeLessThan(400)
     const cancel = invitationIn(await lastMail(email, 3))

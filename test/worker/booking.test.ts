@@ -111,7 +111,7 @@ describe('calendar invitation', () => {
     expect(props.UID).toBe('UID:booking-7@example.com')
     expect(props.DESCRIPTION).toContain('Notes: Amazon\\, Shopify\\; and more\\nSecond line')
     expect(props.ATTENDEE).toBe(
-      'ATTENDEE;CN="Ana A Lopez";ROLE=REQ-PARTICIPANT:mailto:ana@example.org',
+      'ATTENDEE;CN="Ana A Lopez";ROLE=REQ-PARTICIPANT;PARTSTAT=ACCEPTED;RSVP=FALSE:mailto:ana@example.org',
     )
     expect(
       ['VERSION:2.0', 'BEGIN:VEVENT', 'END:VEVENT', 'STATUS:CONFIRMED'].every((l) =>

@@ -51,10 +51,12 @@ export interface Invitation {
   /** Where to meet: the video room's address. */
   location?: string
   /**
-   * PUBLISH for a file sent or served, CANCEL for a call cancelled (RFC 5546 §3.2.5); null for
-   * a calendar's own copy (RFC 4791 §4.1).
+   * REQUEST for the invitation e-mailed to the visitor (iTIP, RFC 5546 §3.2.2: their calendar
+   * app takes it as a meeting the agency organises, which a later CANCEL removes), PUBLISH for a
+   * file served or the agency's own notice, CANCEL for a call cancelled (§3.2.5); null for a
+   * calendar's own copy (RFC 4791 §4.1).
    */
-  method?: string | null
+  method?: 'REQUEST' | 'PUBLISH' | 'CANCEL' | null
   /** CANCELLED for a call that will not take place (with METHOD:CANCEL). */
   status?: 'CONFIRMED' | 'CANCELLED'
   summary: string
@@ -79,7 +81,8 @@ const event = (i: Invitation, now: Date) => [
   ...(i.location ? [`LOCATION:${escapeText(i.location)}`] : []),
   `URL:${i.url}`,
   `ORGANIZER;CN="${paramText(i.organizerName)}":mailto:${i.organizerEmail}`,
-  `ATTENDEE;CN="${paramText(i.attendeeName)}";ROLE=REQ-PARTICIPANT:mailto:${i.attendeeEmail}`,
+  // the visitor chose the time: accepted already, no reply asked of them
+  `ATTENDEE;CN="${paramText(i.attendeeName)}";ROLE=REQ-PARTICIPANT;PARTSTAT=ACCEPTED;RSVP=FALSE:mailto:${i.attendeeEmail}`,
   `STATUS:${i.status ?? 'CONFIRMED'}`,
   'END:VEVENT',
 ]
@@ -87,7 +90,7 @@ const event = (i: Invitation, now: Date) => [
 /** A calendar of events (the agency's private feed), as a .ics file. */
 export function calendarFile(
   events: Invitation[],
-  { now = new Date(), method = 'PUBLISH' as string | null, name = '' } = {},
+  { now = new Date(), method = 'PUBLISH' as Invitation['method'], name = '' } = {},
 ): string {
   const lines = [
     'BEGIN:VCALENDAR',

@@ -48,7 +48,7 @@ export function eventFor(
   { t, config }: { t: Translator; config: SiteConfig },
   booking: Pick<Booking, 'token' | 'slotStart' | 'notes' | 'email' | 'name'> &
     Partial<Pick<Booking, 'slotEnd' | 'sequence' | 'meetingUrl' | 'uid'>>,
-  own: { method?: null; summary?: string; description?: string } = {},
+  own: { method?: Invitation['method']; summary?: string; description?: string } = {},
 ): Invitation {
   const start = new Date(booking.slotStart)
   return {

@@ -27,10 +27,15 @@ export interface BookedCall {
   agencyTimeZone?: string
 }
 
-const attachment = (ctx: MailContext, b: BookedCall) => ({
+/**
+ * The call as a calendar file: REQUEST to the visitor, whose calendar app then holds it as the
+ * agency's meeting (and removes it on the CANCEL); PUBLISH to the agency, its organiser, whose
+ * calendar gets the event by the sync. The MIME type names the same method, as iTIP asks.
+ */
+const attachment = (ctx: MailContext, b: BookedCall, method: 'REQUEST' | 'PUBLISH') => ({
   filename: 'consultation.ics',
-  contentType: 'text/calendar; charset=utf-8; method=PUBLISH',
-  content: invitationFor(ctx, b),
+  contentType: `text/calendar; charset=utf-8; method=${method}`,
+  content: invitationFor(ctx, b, { method }),
 })
 
 /** The cancellation a calendar app acts on: it removes the call it has under the same UID. */
@@ -71,7 +76,7 @@ export const bookingConfirmation: MailTemplate<BookedCall> = {
       closing: `${t('mail.booking_outro')}\n\n${t('mail.signoff')}`,
       // built when the message is rendered for sending, not when the outbox row is written
       get attachments() {
-        return [attachment(ctx, b)]
+        return [attachment(ctx, b, 'REQUEST')]
       },
     }
   },
@@ -98,7 +103,7 @@ export const agencyBooking: MailTemplate<BookedCall> = {
       quote: b.notes || undefined,
       // built when the message is rendered for sending, not when the outbox row is written
       get attachments() {
-        return [attachment(ctx, b)]
+        return [attachment(ctx, b, 'PUBLISH')]
       },
       replyTo: b.email,
     }
@@ -174,7 +179,7 @@ export const bookingMoved: MailTemplate<MovedCall> = {
       closing: `${t('mail.booking_outro')}\n\n${t('mail.signoff')}`,
       // built when the message is rendered for sending, not when the outbox row is written
       get attachments() {
-        return [attachment(ctx, b)]
+        return [attachment(ctx, b, 'REQUEST')]
       },
     }
   },
@@ -226,7 +231,7 @@ export const agencyBookingChanged: MailTemplate<ChangedCall> = {
         return [
           invitation.cancelled
             ? cancelAttachment(ctx, invitation)
-            : attachment(ctx, { ...invitation, timeZone: zone, language: lang }),
+            : attachment(ctx, { ...invitation, timeZone: zone, language: lang }, 'PUBLISH'),
         ]
       },
     }
