@@ -3,6 +3,7 @@ import { importJWK, jwtVerify, SignJWT } from 'jose'
 import { openLink, sealLink } from './consent/links'
 import { ALG, publicKeys, signingKey } from './auth-service/keys'
 import { sameToken } from './hash'
+import { unreachableHost } from './mail/smtp-reach.mjs'
 import type { AppEnv, Bindings } from './env'
 
 /**
@@ -24,7 +25,7 @@ function mailReady(env: Bindings) {
     case 'cloudflare':
       return Boolean(env.SEND_EMAIL)
     case 'smtp':
-      return !/^(127\.|localhost$|::1$)/.test(env.SMTP_HOST ?? '') && Boolean(env.SMTP_HOST)
+      return !unreachableHost(env.SMTP_HOST)
     default:
       return false
   }

@@ -3,6 +3,7 @@
 // the fix is on the dashboard, its link; a refusal is overridden only by the flag it names.
 import { readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
+import { unreachableHost as unreachable } from '../../worker/mail/smtp-reach.mjs'
 import { cloudflareApi, errorCodes, wranglerError, wranglerRun } from './cloudflare.mjs'
 
 /** The D1 API takes a migration file as one query, and a query has at most 100 KB. */
@@ -10,11 +11,6 @@ export const MIGRATION_FILE_LIMIT = 100_000
 
 /** A page of the account's dashboard, for a refusal's fix. */
 export const dash = (accountId, path) => `https://dash.cloudflare.com/${accountId}/${path}`
-
-/** An address mail cannot reach from Cloudflare: this machine, or a private network. */
-const unreachable = (host = '') =>
-  /^(127\.|10\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.|0\.|localhost$|::1$|\[::1\]$)/.test(host) ||
-  host === ''
 
 /** A placeholder address: a reserved example domain (RFC 2606) or none. */
 const placeholder = (address = '') =>
@@ -27,41 +23,51 @@ const placeholder = (address = '') =>
 export function reviewSettings(vars, { allowNoMail = false, secrets } = {}) {
   const refusals = []
   const warnings = []
+  /** What stops e-mail from leaving, each with its own fix. */
   const mail = []
   const provider = vars.MAIL_PROVIDER
   if (provider === 'smtp') {
     if (unreachable(vars.SMTP_HOST))
-      mail.push(
-        `MAIL_PROVIDER is smtp and SMTP_HOST is ${vars.SMTP_HOST || 'empty'}, the local catcher's address: no e-mail can leave Cloudflare`,
-      )
+      mail.push({
+        what: `MAIL_PROVIDER is smtp and SMTP_HOST is ${vars.SMTP_HOST || 'empty'}, an address Cloudflare cannot reach (the local catcher's, or a private network's): no e-mail can leave`,
+        fix: 'set SMTP_HOST and SMTP_USER to your relay in wrangler.toml and its password with npx wrangler secret put SMTP_PASS, or MAIL_PROVIDER to resend or cloudflare (README: Mail)',
+      })
     else if (String(vars.SMTP_PORT) === '25')
-      mail.push('SMTP_PORT is 25, which Workers cannot connect to: use a relay on 465 or 587')
+      mail.push({
+        what: 'SMTP_PORT is 25, which Workers cannot connect to',
+        fix: "set SMTP_PORT to the relay's 465 or 587 in wrangler.toml",
+      })
     if (secrets && !unreachable(vars.SMTP_HOST) && !secrets.has('SMTP_PASS'))
       warnings.push(
         'MAIL_PROVIDER is smtp but the secret SMTP_PASS is not set (a relay without a password?)',
       )
   } else if (provider === 'resend') {
     if (secrets && !secrets.has('RESEND_API_KEY'))
-      mail.push(
-        'MAIL_PROVIDER is resend but the secret RESEND_API_KEY is not set (npx wrangler secret put RESEND_API_KEY)',
-      )
+      mail.push({
+        what: 'MAIL_PROVIDER is resend but the secret RESEND_API_KEY is not set',
+        fix: 'npx wrangler secret put RESEND_API_KEY, with a key from resend.com/api-keys',
+      })
   } else if (provider !== 'cloudflare')
-    mail.push(`MAIL_PROVIDER is "${provider ?? ''}": it must be smtp, resend or cloudflare`)
+    mail.push({
+      what: `MAIL_PROVIDER is "${provider ?? ''}"`,
+      fix: 'set MAIL_PROVIDER to smtp, resend or cloudflare in wrangler.toml (README: Mail)',
+    })
   if (placeholder(vars.MAIL_FROM))
-    mail.push(
-      `MAIL_FROM is "${vars.MAIL_FROM ?? ''}", a placeholder sender: set an address on a domain the mail provider has verified`,
-    )
+    mail.push({
+      what: `MAIL_FROM is "${vars.MAIL_FROM ?? ''}", a placeholder sender`,
+      fix: 'set MAIL_FROM in wrangler.toml to an address on a domain your mail provider has verified',
+    })
   if (mail.length) {
     const consequence =
       vars.AUTH_AUTOCONFIRM === 'true'
         ? 'no visitor would get a confirmation, a guide or a booking e-mail'
         : 'no visitor would get a confirmation, a guide or a booking e-mail, and with AUTH_AUTOCONFIRM = "false" no one could ever confirm a sign-up'
-    for (const line of mail)
+    for (const { what, fix } of mail)
       (allowNoMail ? warnings : refusals).push({
-        what: `mail: ${line}`,
+        what: `mail: ${what}`,
         fix: allowNoMail
           ? `allowed by --allow-no-mail: ${consequence}`
-          : `${consequence}. Set MAIL_PROVIDER (resend, cloudflare, or an SMTP relay) and MAIL_FROM in wrangler.toml (README: Mail), or deploy without mail with --allow-no-mail`,
+          : `${fix}. Otherwise ${consequence}; to deploy without mail all the same, --allow-no-mail`,
       })
   }
   if (placeholder(vars.AGENCY_EMAIL))

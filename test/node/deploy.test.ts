@@ -258,6 +258,9 @@ describe('npm run deploy -- --dry-run: the pre-flight', () => {
     expect(stderr).toContain(
       'mail: MAIL_FROM is "Northstar Growth <hello@growthagency.example>", a placeholder sender',
     )
+    // each with its own fix
+    expect(stderr).toContain('npx wrangler secret put SMTP_PASS')
+    expect(stderr).toContain('set MAIL_FROM in wrangler.toml to an address on a domain')
     expect(stderr).toContain('--allow-no-mail')
     expect(changes(calls)).toEqual([])
   })

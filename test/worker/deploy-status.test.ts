@@ -39,6 +39,16 @@ describe('/__deploy/status', () => {
     expect(body.r2).toBe(true)
     // the tests' SMTP is the local catcher: no mail would leave Cloudflare
     expect(body.mail).toEqual({ provider: 'smtp', ready: false })
+    // nor from a private network's relay, by the pre-flight's own rule; a public relay can
+    for (const [host, ready] of [
+      ['10.0.0.5', false],
+      ['192.168.1.20', false],
+      ['relay.home.local', false],
+      ['smtp.sendgrid.net', true],
+    ] as const)
+      expect(
+        (await (await status(TOKEN, { SMTP_HOST: host })).json<{ mail: unknown }>()).mail,
+      ).toEqual({ provider: 'smtp', ready })
     expect(body.links).toBe(true)
     expect(body.signing).toEqual({ ok: true, from: 'generated' })
     expect(JSON.stringify(body)).not.toMatch(/"d":|LINK_SECRET|private/)

@@ -1,0 +1,1 @@
+export function unreachableHost(host?: string): boolean
