@@ -1,8 +1,9 @@
-import { env, SELF } from 'cloudflare:test'
+import { createExecutionContext, env, SELF, waitOnExecutionContext } from 'cloudflare:test'
 import { imageSize } from 'image-size'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { SITE } from './auth/helpers'
 import { person } from './desk/helpers'
+import worker from '../../worker/index'
 import animated from '../fixtures/pictures/animated.webp?inline'
 import huge from '../fixtures/pictures/huge.png?inline'
 import heic from '../fixtures/pictures/photo.heic?inline'
@@ -179,6 +180,51 @@ describe('a picture a browser cannot use', () => {
       expect(await stored()).toEqual(before)
     },
   )
+})
+
+describe('when Cloudflare’s image service refuses', () => {
+  /** An Images binding that refuses every picture, as the edge's does past the free plan's limit. */
+  const refusing = (error: Error) =>
+    ({
+      input: () => {
+        const chain = {
+          transform: () => chain,
+          output: () => Promise.reject(error),
+        }
+        return chain
+      },
+      info: () => Promise.reject(error),
+    }) as unknown as ImagesBinding
+
+  it.each([
+    [
+      'its monthly limit (9422)',
+      Object.assign(new Error('IMAGES_TRANSFORM_ERROR 9422'), { code: 9422 }),
+    ],
+    ['an outage', new Error('Network connection lost.')],
+  ])('%s: the upload says so (not “not a picture”), and nothing is kept', async (_, error) => {
+    const before = await stored()
+    const form = new FormData()
+    // a photo not stored before (bytes after the JPEG's end change its hash only)
+    const fresh = new Uint8Array([...bytesOf(phone), ...crypto.getRandomValues(new Uint8Array(8))])
+    form.append('picture', new File([fresh], 'shop-front.jpg'))
+    const ctx = createExecutionContext()
+    const res = await worker.fetch(
+      new Request(`${SITE}/desk/content/media`, {
+        method: 'POST',
+        body: form,
+        headers: { Cookie: staff.cookie, Origin: SITE, Accept: 'application/json' },
+      }),
+      { ...env, IMAGES: refusing(error) },
+      ctx,
+    )
+    await waitOnExecutionContext(ctx)
+    expect(res.status).toBe(503)
+    const { error: says } = (await res.json()) as { error: string }
+    expect(says).toContain("Cloudflare's image service refused")
+    expect(says).not.toContain('not a JPEG')
+    expect(await stored()).toEqual(before)
+  })
 })
 
 const isRed = ([r, g, b]: number[]) => r! > 150 && g! < 100 && b! < 100

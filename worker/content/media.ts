@@ -23,7 +23,8 @@ import { PICTURE_TYPES, readPicture, type PictureRefusal } from './picture-bytes
 /** The largest picture the desk takes. */
 export const MEDIA_MAX_BYTES = 4 * 1024 * 1024
 
-export type MediaRefusal = PictureRefusal | 'media_size'
+/** `media_service`: the image service refused, not the picture (its monthly limit, an outage). */
+export type MediaRefusal = PictureRefusal | 'media_size' | 'media_service'
 
 /**
  * Checks a picture and stores what is served of it (the same bytes twice are one picture).
@@ -45,13 +46,13 @@ export async function storeMedia(
   const known = await findMedia(env.DB, name)
   if (known?.widths) return { ok: true, media: known }
 
-  const upright = await uprightSteps(env.IMAGES, orientation)
   const turned = orientation >= 5
   const width = turned ? read.picture.height : read.picture.width
   const widths = widthsFor(width)
   const type = PICTURE_TYPES[format]
   let files: { key: string; type: string; bytes: Uint8Array }[]
   try {
+    const upright = await uprightSteps(env.IMAGES, orientation)
     files = await Promise.all([
       encode(env.IMAGES, bytes, upright, { format: type as ImageOutputOptions['format'] }).then(
         (b) => ({ key: name, type, bytes: b }),
@@ -65,9 +66,14 @@ export async function storeMedia(
         ),
       ),
     ])
-  } catch {
-    // the header read well but the picture does not decode
-    return { ok: false, error: 'media_type' }
+  } catch (err) {
+    // the header read well: the picture does not decode, or the service refused (Images' free
+    // plan stops at 5,000 transformations a month with code 9422), which the staff member must
+    // not read as "not a picture": a picture known to be good tells the two apart
+    console.error('media: the Images binding refused', err)
+    const service =
+      (err as Partial<ImagesError>)?.code === 9422 || !(await serviceWorks(env.IMAGES))
+    return { ok: false, error: service ? 'media_service' : 'media_type' }
   }
   // the size as served (upright), read from what was made
   const served = imageSize(files[0]!.bytes)
@@ -150,15 +156,27 @@ async function encode(
 const SIDEWAYS_PROBE =
   '/9j/4QAiRXhpZgAASUkqAAgAAAABABIBAwABAAAABgAAAAAAAAD/2wBDABALDA4MChAODQ4SERATGCgaGBYWGDEjJR0oOjM9PDkzODdASFxOQERXRTc4UG1RV19iZ2hnPk1xeXBkeFxlZ2P/2wBDARESEhgVGC8aGi9jQjhCY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2P/wAARCAABAAIDASIAAhEBAxEB/8QAFQABAQAAAAAAAAAAAAAAAAAAAAP/xAAUEAEAAAAAAAAAAAAAAAAAAAAA/8QAFAEBAAAAAAAAAAAAAAAAAAAAAP/EABQRAQAAAAAAAAAAAAAAAAAAAAD/2gAMAwEAAhEDEQA/AKAA/9k='
 
-let bindingOrients: Promise<boolean> | undefined
-
-function orientsItself(images: ImagesBinding) {
-  bindingOrients ??= encode(
+const probe = (images: ImagesBinding) =>
+  encode(
     images,
     Uint8Array.from(atob(SIDEWAYS_PROBE), (c) => c.charCodeAt(0)),
     [],
-    { format: 'image/png' },
+    {
+      format: 'image/png',
+    },
   )
+
+/** Whether the binding makes a picture at all, asked anew. */
+const serviceWorks = (images: ImagesBinding) =>
+  probe(images).then(
+    () => true,
+    () => false,
+  )
+
+let bindingOrients: Promise<boolean> | undefined
+
+function orientsItself(images: ImagesBinding) {
+  bindingOrients ??= probe(images)
     .then((png) => imageSize(png).height === 2)
     .catch((err) => {
       bindingOrients = undefined

@@ -448,7 +448,11 @@ deskContent.post('/media', sameSiteOnly(), limitBody(MEDIA_MAX_BYTES + 64 * 1024
   if (!(file instanceof File) || file.size === 0)
     return c.json({ error: t('desk.content.errors.media_type') }, 400)
   const stored = await storeMedia(c.env, file, staffOf(c).email)
-  if (!stored.ok) return c.json({ error: t(`desk.content.errors.${stored.error}`) }, 400)
+  if (!stored.ok)
+    return c.json(
+      { error: t(`desk.content.errors.${stored.error}`) },
+      stored.error === 'media_service' ? 503 : 400,
+    )
   return c.json({ media: stored.media }, 201)
 })
 
