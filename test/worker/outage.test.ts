@@ -1,4 +1,4 @@
-import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test'
+import { createExecutionContext, env, SELF, waitOnExecutionContext } from 'cloudflare:test'
 import app from '../../worker/index'
 import { SITE } from './auth/helpers'
 import { afterEach, describe, expect, it, vi } from 'vitest'
@@ -162,6 +162,72 @@ describe('the site when D1 falls (issue 41)', () => {
     expect(body).toContain('Yes: typed while the database was away.')
     expect(body).toContain('value="Can I pay by invoice?"')
     expect(body).toContain('action="/desk/content/faq/1"')
+  })
+
+  it('with a hosted sign-in service down (D1 fine), the desk says so, and a refused save keeps the item’s status and version', async () => {
+    await refreshSnapshots(env)
+    const { cookie } = await person({ staff: true, secondFactor: true })
+    // a hosted provider whose tokens this site can verify (its key set served), and whose
+    // GET /user, which confirms a staff member, answers 503
+    const keys = await (await SELF.fetch(`${SITE}/auth/v1/.well-known/jwks.json`)).json()
+    const real = globalThis.fetch
+    vi.spyOn(globalThis, 'fetch').mockImplementation((input, init) => {
+      const url = new URL(input instanceof Request ? input.url : String(input))
+      if (url.host !== 'auth-down.example') return real(input, init)
+      if (url.pathname.endsWith('/jwks.json')) return Promise.resolve(Response.json(keys))
+      return Promise.resolve(new Response('upstream unavailable', { status: 503 }))
+    })
+    const hosted = {
+      ...env,
+      AUTH_URL: 'https://auth-down.example/auth/v1',
+      AUTH_API_KEY: 'anon',
+      AUTH_ISSUER: `${SITE}/auth/v1`,
+    }
+    const call = async (path: string, init: RequestInit = {}) => {
+      const ctx = createExecutionContext()
+      const res = await app.fetch(new Request(SITE + path, init), hosted, ctx)
+      const body = await res.text()
+      await waitOnExecutionContext(ctx)
+      return { res, body }
+    }
+    const list = await call('/desk/content/faq', {
+      headers: { Cookie: `${cookie}; preferred-language=fr` },
+    })
+    expect(list.res.status).toBe(503)
+    expect(visibleText(list.body)).toContain(fr.outage.desk_snapshot_sign_in.split('{{at}}')[0])
+    expect(visibleText(list.body)).not.toContain(fr.outage.desk_snapshot.split('{{at}}')[0])
+
+    const faq = await env.DB.prepare(
+      "SELECT id, version FROM content_items WHERE kind = 'faq' ORDER BY id LIMIT 1",
+    ).first<{ id: number; version: number }>()
+    const form = new FormData()
+    for (const [k, v] of Object.entries({
+      version: String(faq!.version),
+      lang: 'en',
+      action: 'save',
+      group: 'billing',
+      'text.q': 'Can I pay by invoice?',
+      'text.a': 'Yes: typed while sign-in was away.',
+    }))
+      form.set(k, v)
+    const saved = await call(`/desk/content/faq/${faq!.id}`, {
+      method: 'POST',
+      headers: { Cookie: cookie, Origin: SITE },
+      body: form,
+    })
+    expect(saved.res.status).toBe(503)
+    expect(visibleText(saved.body)).toContain(en.outage.desk_save_refused_sign_in)
+    expect(saved.body).toContain('Yes: typed while sign-in was away.')
+    // D1 answered: the item's status and version line are on the page
+    expect(visibleText(saved.body)).toContain(en.desk.content.version.split('{{')[0])
+    expect(visibleText(saved.body)).toContain(en.desk.content.statuses.published)
+    // and nothing was saved
+    const text = await env.DB.prepare(
+      "SELECT fields FROM content_texts WHERE item_id = ? AND lang = 'en'",
+    )
+      .bind(faq!.id)
+      .first<{ fields: string }>()
+    expect(text!.fields).not.toContain('typed while sign-in was away')
   })
 
   it('answers a render that fails with the last copy the isolate kept (stale-if-error)', async () => {

@@ -35,7 +35,7 @@ import {
   slugTaken,
   type FullItem,
 } from '../db/content'
-import type { AppEnv } from '../env'
+import type { AppEnv, DeskDown } from '../env'
 import { limitBody, sameSiteOnly } from '../middleware/form-guard'
 import { DESK_CONTENT_BYTES } from '../middleware/request-size'
 import { agencyZone, deskTitle, staffOf } from './staff'
@@ -73,7 +73,10 @@ deskContent.get('/:kind', async (c) => {
   const snapshot = await readSnapshot(c.env, kind).catch(() => null)
   c.status(503)
   c.header('Retry-After', String(RETRY_AFTER_SECONDS))
-  return c.render(<ContentSnapshotPage kind={kind} snapshot={snapshot} />, head)
+  return c.render(
+    <ContentSnapshotPage kind={kind} snapshot={snapshot} down={c.var.deskReadOnly ?? 'database'} />,
+    head,
+  )
 })
 
 const Id = v.union([
@@ -202,27 +205,29 @@ const textsOnly = (form: Record<string, string>) => {
 }
 
 deskContent.post('/:kind/:id', sameSiteOnly(), limitBody(DESK_CONTENT_BYTES), async (c) => {
+  if (c.var.deskReadOnly) return refusedWhileDown(c, c.var.deskReadOnly)
   try {
-    if (c.var.deskReadOnly) throw new Error('D1: the session could not be confirmed')
     return await saveFromForm(c)
   } catch (err) {
     if (!isDatabaseError(err)) throw err
     console.error('desk: save refused, D1 failed', err)
-    return refusedWhileDown(c)
+    return refusedWhileDown(c, 'database')
   }
 })
 
 /**
- * D1 not answering: nothing saved, and the form comes back as it was posted, with the message
- * (503, Retry-After). The item as saved is unknown then: only its kind, id and version.
+ * D1 or the sign-in service not answering: nothing saved, and the form comes back as it was
+ * posted, with the message saying which (503, Retry-After). The item as saved, its status and
+ * history, when D1 still answers; else only its kind, id and version.
  */
-async function refusedWhileDown(c: Context<AppEnv>) {
+async function refusedWhileDown(c: Context<AppEnv>, down: DeskDown) {
   const { form } = await postedForm(c)
   const kind = c.req.param('kind') ?? ''
   const id = v.safeParse(Id, c.req.param('id'))
   if (!isContentKind(kind) || !id.success) return c.notFound()
   const lang: Lang = isLang(form.lang) ? form.lang : 'en'
-  const item: FullItem = {
+  const saved = down === 'sign-in' ? await loadItem(c).catch(() => null) : null
+  const item: FullItem = saved ?? {
     ...blank(kind),
     id: id.output === 'new' ? 0 : id.output,
     slug: form.slug ?? '',
@@ -237,8 +242,10 @@ async function refusedWhileDown(c: Context<AppEnv>) {
       values: form,
       title: form[`text.${firstField(kind)}`] ?? '',
       preview: '',
-      issues: { form: 'outage.desk_save_refused' },
-      offline: true,
+      issues: {
+        form: down === 'sign-in' ? 'outage.desk_save_refused_sign_in' : 'outage.desk_save_refused',
+      },
+      offline: !saved,
     },
     503,
   )

@@ -32,7 +32,7 @@ export function staffOnly(): MiddlewareHandler<AppEnv> {
       // elsewhere in the desk, the 503 page (the token is staff's: nothing is revealed)
       if (!c.req.path.startsWith('/desk/content')) throw new HTTPException(503)
       c.set('account', { id: String(claims.sub), email: String(claims.email) })
-      c.set('deskReadOnly', true)
+      c.set('deskReadOnly', c.env.AUTH_URL ? 'sign-in' : 'database')
     } else return refuse()
     c.set('noindex', true)
     c.set('quiet', true)

@@ -4,18 +4,22 @@ import type { Snapshot } from '../../content/snapshot'
 import { itemTitle } from '../../db/content'
 import { formatDateTime } from '../../i18n/format'
 import { usePage } from '../../render/context'
+import type { DeskDown } from '../../env'
 import { DeskHeader, DeskNotice, DeskTable } from './leads'
 
 /**
- * The content desk while D1 does not answer: what the site shows (the kind's snapshot,
- * content/snapshot.ts), read-only, and a notice saying so and since when it was saved.
+ * The content desk while D1 or the sign-in service does not answer: what the site shows (the
+ * kind's snapshot, content/snapshot.ts), read-only, and a notice saying which is down and when
+ * the snapshot was saved.
  */
 export function ContentSnapshotPage({
   kind,
   snapshot,
+  down,
 }: {
   kind: ContentKind
   snapshot: Snapshot | null
+  down: DeskDown
 }) {
   const { t, lang } = usePage()
   const english = snapshot?.items.en ?? []
@@ -24,7 +28,7 @@ export function ContentSnapshotPage({
       <DeskHeader title={t('desk.nav.content')} section="/desk/content" />
       <div className="container space-y-6 pb-16">
         <DeskNotice ok={false}>
-          {t('outage.desk_snapshot', {
+          {t(down === 'sign-in' ? 'outage.desk_snapshot_sign_in' : 'outage.desk_snapshot', {
             at: snapshot ? formatDateTime(lang, snapshot.writtenAt) : '—',
           })}
         </DeskNotice>
