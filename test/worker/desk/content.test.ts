@@ -411,6 +411,15 @@ describe('the seeded content in the editor', () => {
     }
   })
 
+  it('a case’s result values read left to right in the Arabic tab (“+164%”, not “164%+”), as the portfolio shows them', async () => {
+    const item = (await stored()).find((i) => i!.kind === 'case')!
+    const html = await (await get(`/desk/content/case/${item.id}?tab=ar`, staff.cookie)).text()
+    const input = (name: string) => html.match(new RegExp(`<input[^>]*name="${name}"[^>]*>`))![0]
+    expect(input('result_1_value')).toContain('dir="ltr"')
+    expect(input('result_1_value')).toContain('lang="ar"')
+    expect(input('result_1_label')).toContain('dir="rtl"')
+  })
+
   it('a seeded item of each kind opens with its fields filled and saves unchanged, in English and Arabic', async () => {
     const items = await stored()
     for (const kind of CONTENT_KINDS) {

@@ -290,6 +290,8 @@ function FieldInput({
                     aria-invalid={partError ? true : undefined}
                     className={inputClass}
                     {...textLang}
+                    // "+164%" reads left to right in every language, as the portfolio shows it
+                    {...(part === 'value' ? { dir: 'ltr' } : {})}
                   />
                   {partError && <p className="m-0 mt-1 text-sm text-red-700">{partError}</p>}
                 </div>
