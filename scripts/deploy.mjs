@@ -534,16 +534,15 @@ async function smokeOf(version, accountId) {
   const { vars: its, error } = varsOf(version)
   if (error) return { why: `its vars could not be read (wrangler versions view): ${error}` }
   let url = its.SITE_URL?.replace(/\/$/, '') || siteUrlOf(undefined)
-  let unknown = 'it has no SITE_URL var, and wrangler.toml neither SITE_URL nor a route'
   if (!url) {
     const api = accountApi()
-    const sub = api ? await workersSubdomain(api, accountId) : undefined
-    url = siteUrlOf(sub?.subdomain)
-    if (!api) unknown += ', and wrangler gave no API token to read the workers.dev subdomain'
-    else if (sub.none) unknown += ', and the account has no workers.dev subdomain'
-    else if (sub.problem) unknown += `, and the workers.dev subdomain ${sub.problem}`
+    const sub = api ? await workersSubdomain(api, accountId) : {}
+    url = siteUrlOf(sub.subdomain)
+    if (!url)
+      return {
+        why: `its live address is not known: it has no SITE_URL var, wrangler.toml neither SITE_URL nor a route, and ${!api ? 'wrangler gave no API token to read the workers.dev subdomain' : sub.none ? 'the account has no workers.dev subdomain' : `the workers.dev subdomain ${sub.problem}`}`,
+      }
   }
-  if (!url) return { why: `its live address is not known: ${unknown}` }
   if (!its.DEPLOY_CHECK_TOKEN)
     return { url, why: 'it has no DEPLOY_CHECK_TOKEN var (it was not uploaded by npm run deploy)' }
   return { url, token: its.DEPLOY_CHECK_TOKEN }

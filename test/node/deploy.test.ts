@@ -478,7 +478,7 @@ describe('npm run deploy -- --rollback smokes the version it restores', () => {
     expect(calls.some((c) => c.startsWith('smoke'))).toBe(false)
     expect(stderr).toContain(`Rolled back from ${v1.id}, but NOT checked: version ${v0.id}`)
     expect(stderr).toContain(
-      'its live address is not known: it has no SITE_URL var, and wrangler.toml neither SITE_URL nor a route, and the account has no workers.dev subdomain',
+      'its live address is not known: it has no SITE_URL var, wrangler.toml neither SITE_URL nor a route, and the account has no workers.dev subdomain',
     )
     expect(stderr).toContain('No earlier version passed its smoke test')
   })
