@@ -13,7 +13,8 @@
 //   5. smoke       the new version's preview URL, then `versions deploy` sends it all traffic,
 //                  and the live URL is smoked again (else the previous version comes back)
 //   --dry-run        the pre-flight alone (exits non-zero on a refusal, like the real run)
-//   --rollback       the last version that passed its smoke gets all traffic again
+//   --rollback       the last version that passed its smoke gets all traffic again, and is
+//                    smoked at the live address (a failure is said, not rolled back further)
 //   --adopt          deploy over a same-named Worker that `npm run deploy` did not deploy
 //   --allow-no-mail  deploy although no e-mail can leave (a placeholder sender, the catcher)
 //   --allow-free-plan deploy on the Workers Free plan
@@ -32,7 +33,15 @@ import {
   wranglerError,
   wranglerRun,
 } from './lib/cloudflare.mjs'
-import { checkAccount, dash, oversizeMigrations, reviewSettings, whoAmI } from './lib/preflight.mjs'
+import {
+  accountApi,
+  checkAccount,
+  dash,
+  oversizeMigrations,
+  reviewSettings,
+  whoAmI,
+  workersSubdomain,
+} from './lib/preflight.mjs'
 
 const args = process.argv.slice(2)
 const flag = (name) => args.includes(name)
@@ -498,7 +507,52 @@ async function deploy() {
   }
 }
 
-/** `--rollback`: all traffic to the last version that passed its smoke before the current one. */
+/**
+ * A version's plain-text vars, by name: `versions view <id> --json` is the API's version, whose
+ * `resources.bindings` carry each `--var` as `{ type: 'plain_text', name, text }`.
+ */
+function varsOf(version) {
+  const run = wranglerRun(['versions', 'view', version, '--json'])
+  if (!run.ok) return { error: wranglerError(run) }
+  try {
+    const bindings = JSON.parse(run.stdout).resources?.bindings ?? []
+    return {
+      vars: Object.fromEntries(
+        bindings.filter((b) => b.type === 'plain_text').map((b) => [b.name, b.text]),
+      ),
+    }
+  } catch {
+    return { error: 'wrangler versions view answered what is not JSON' }
+  }
+}
+
+/**
+ * How to smoke `version` where it is live: `{ url, token }`, or `why` it cannot be. The address
+ * is its SITE_URL var (the deploy sets it), else siteUrlOf's rule.
+ */
+async function smokeOf(version, accountId) {
+  const { vars: its, error } = varsOf(version)
+  if (error) return { why: `its vars could not be read (wrangler versions view): ${error}` }
+  let url = its.SITE_URL?.replace(/\/$/, '') || siteUrlOf(undefined)
+  if (!url) {
+    const api = accountApi()
+    const sub = api ? await workersSubdomain(api, accountId) : {}
+    url = siteUrlOf(sub.subdomain)
+    if (!url)
+      return {
+        why: `its live address is not known: it has no SITE_URL var, wrangler.toml neither SITE_URL nor a route, and ${!api ? 'wrangler gave no API token to read the workers.dev subdomain' : sub.none ? 'the account has no workers.dev subdomain' : `the workers.dev subdomain ${sub.problem}`}`,
+      }
+  }
+  if (!its.DEPLOY_CHECK_TOKEN)
+    return { url, why: 'it has no DEPLOY_CHECK_TOKEN var (it was not uploaded by npm run deploy)' }
+  return { url, token: its.DEPLOY_CHECK_TOKEN }
+}
+
+/**
+ * `--rollback`: all traffic to the last version that passed its smoke before the current one,
+ * then that version's smoke at the live address. A failure there is reported, not rolled back
+ * further: which version to try next is the operator's call.
+ */
 async function rollback() {
   const who = whoAmI()
   if (who.state !== 'ok') {
@@ -520,18 +574,34 @@ async function rollback() {
     current,
     ...deployments.map((d) => messageOf(d).match(/--rollback from (\S+)/)?.[1]),
   ])
+  // newest first, each version once
   const good = [...deployments]
     .reverse()
-    .find(
+    .filter(
       (d) => /^npm run deploy: (live|first version)/.test(messageOf(d)) && !bad.has(versionOf(d)),
     )
-  if (!good) fail(`no earlier version that passed its smoke test: version ${current} stays.`)
-  const target = versionOf(good)
+    .filter((d, i, all) => all.findIndex((e) => versionOf(e) === versionOf(d)) === i)
+  if (!good.length) fail(`no earlier version that passed its smoke test: version ${current} stays.`)
+  const [chosen, ...earlier] = good
+  const target = versionOf(chosen)
+  const check = await smokeOf(target, who.accountId)
   if (!sendTraffic(target, `${MARK} --rollback from ${current}`))
     fail('wrangler versions deploy failed: nothing changed.')
-  console.log(
-    `\nRolled back: version ${target} (deployed ${good.created_on}) serves all traffic; ${current} gets none.`,
-  )
+  const serving = `version ${target} (deployed ${chosen.created_on}) serves all traffic${check.url ? ` at ${check.url}` : ''}`
+  // what the operator can do next: nothing more happens by itself
+  const next = earlier.length
+    ? `Earlier versions that passed their smoke test: ${earlier.map((d) => `${versionOf(d)} (deployed ${d.created_on})`).join(', ')}. npm run deploy -- --rollback again sends all traffic to ${versionOf(earlier[0])}; or fix the code, then npm run deploy.`
+    : 'No earlier version passed its smoke test: fix the code, then npm run deploy.'
+  if (check.why)
+    fail(
+      `Rolled back from ${current}, but NOT checked: ${serving} now, and its smoke test was not run: ${check.why}. Check the site by hand: npm run smoke -- ${check.url ?? '<its address>'}\nIf it is wrong: ${next}`,
+    )
+  say(`the restored version, at the live address`)
+  if (!smoke(check.url, target, check.token))
+    fail(
+      `Rolled back from ${current}, but the version restored FAILED its smoke test (above): ${serving} now. Nothing is rolled back further by itself.\n${next}`,
+    )
+  console.log(`\nRolled back: ${serving} and passed its smoke test; ${current} gets none.`)
 }
 
 function fail(message) {

@@ -131,6 +131,39 @@ export function whoAmI() {
 }
 
 /**
+ * The Cloudflare API with wrangler's own token (`wrangler auth token`), for what wrangler has no
+ * command for; undefined when wrangler gives no token (an API key and e-mail).
+ */
+export function accountApi() {
+  let token
+  try {
+    token = JSON.parse(wranglerRun(['auth', 'token', '--json']).stdout).token ?? undefined
+  } catch {
+    // no answer, or not JSON
+  }
+  if (!token) return undefined
+  return (path, init) =>
+    cloudflareApi(token, path, init).catch((err) => ({
+      ok: false,
+      status: 0,
+      body: null,
+      text: String(err),
+    }))
+}
+
+/**
+ * The account's workers.dev subdomain: `{ subdomain }` ("<name>.workers.dev"), `{ none }` (API
+ * error 10007: none registered), or `{ problem }` when it could not be read.
+ */
+export async function workersSubdomain(api, accountId) {
+  const sub = await api(`/accounts/${accountId}/workers/subdomain`)
+  if (sub.ok && sub.body?.result?.subdomain)
+    return { subdomain: `${sub.body.result.subdomain}.workers.dev` }
+  if (sub.body?.errors?.some((e) => e.code === 10007)) return { none: true }
+  return { problem: `could not be read (HTTP ${sub.status}): ${sub.text.slice(0, 200)}` }
+}
+
+/**
  * The account's side: R2, Analytics Engine, a workers.dev subdomain (or a route), the plan.
  * Reads only. `{ refusals, warnings, subdomain }`.
  */
@@ -153,44 +186,26 @@ export async function checkAccount(
         : { what: `R2: the buckets could not be listed: ${wranglerError(r2)}`, fix: 'run again' },
     )
 
-  const tokenRun = wranglerRun(['auth', 'token', '--json'])
-  let token
-  try {
-    const auth = JSON.parse(tokenRun.stdout)
-    token = auth.token ?? undefined
-  } catch {
-    // an API key and e-mail (no token) or no answer: the API checks below are skipped
-  }
-  let subdomain
-  if (!token) {
+  const api = accountApi()
+  if (!api) {
     warnings.push(
       'the workers.dev subdomain, Analytics Engine and the plan were not checked: wrangler gave no API token (CLOUDFLARE_API_KEY?)',
     )
-    return { refusals, warnings, subdomain }
+    return { refusals, warnings, subdomain: undefined }
   }
-  const api = (path, init) =>
-    cloudflareApi(token, path, init).catch((err) => ({
-      ok: false,
-      status: 0,
-      body: null,
-      text: String(err),
-    }))
 
   // the workers.dev subdomain: wrangler would ask for one (and stop, with no terminal)
-  const sub = await api(`/accounts/${accountId}/workers/subdomain`)
-  if (sub.ok && sub.body?.result?.subdomain) subdomain = `${sub.body.result.subdomain}.workers.dev`
-  else if (sub.body?.errors?.some((e) => e.code === 10007)) {
+  const sub = await workersSubdomain(api, accountId)
+  const { subdomain } = sub
+  if (sub.none) {
     if (routes.length === 0)
       refusals.push({
         what: 'the account has no workers.dev subdomain, and wrangler.toml names no route',
         fix: 'register a workers.dev subdomain (or add a route or custom domain to wrangler.toml), then run again',
         link: dash(accountId, 'workers/onboarding'),
       })
-  } else
-    refusals.push({
-      what: `the workers.dev subdomain could not be read (HTTP ${sub.status}): ${sub.text.slice(0, 200)}`,
-      fix: 'run again',
-    })
+  } else if (sub.problem)
+    refusals.push({ what: `the workers.dev subdomain ${sub.problem}`, fix: 'run again' })
 
   // Analytics Engine: its SQL API answers an account that has not enabled it with an error
   // (an upload with the binding is then refused with 10089)

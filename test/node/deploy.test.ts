@@ -40,7 +40,11 @@ type Account = {
   worker?: {
     secrets: string[]
     versions: { id: string; database: string; vars: Record<string, string> }[]
-    deployments: { versions: { version_id: string }[]; annotations: Record<string, string> }[]
+    deployments: {
+      versions: { version_id: string }[]
+      annotations: Record<string, string>
+      created_on: string
+    }[]
   }
   [key: string]: unknown
 }
@@ -241,11 +245,19 @@ describe('npm run deploy: a first deploy and a second with nothing changed', () 
       second.calls.findIndex((c) => c.startsWith('versions deploy')),
     )
 
-    // and --rollback brings the first version back
+    // and --rollback brings the first version back, then smokes it at the live address with
+    // its own check token (read with versions view: the fake smoke refuses any other)
     const back = await deploy(project, ['--rollback'])
     expect(back.code, back.output).toBe(0)
     expect(liveVersion(back.account)).toBe(version.id)
-    expect(back.output).toContain(`Rolled back: version ${version.id}`)
+    expect(back.calls.slice(-2)).toEqual([
+      `versions deploy ${version.id}@100 --yes --message npm run deploy --rollback from ${v2}`,
+      `smoke https://growth-agency.northstar.workers.dev ${version.id}`,
+    ])
+    expect(back.calls).toContain(`versions view ${version.id} --json`)
+    expect(back.stdout.trim().split('\n').at(-1)).toBe(
+      `Rolled back: version ${version.id} (deployed ${a.worker!.deployments[0].created_on}) serves all traffic at https://growth-agency.northstar.workers.dev and passed its smoke test; ${v2} gets none.`,
+    )
   })
 })
 
@@ -399,5 +411,75 @@ describe('npm run deploy keeps the previous version when the new one fails', () 
     expect(calls.some((c) => c.startsWith('versions deploy'))).toBe(false)
     expect(liveVersion(account)).toBe(serving)
     expect(stderr).toContain(`gets no traffic: version ${serving} still serves`)
+  })
+})
+
+describe('npm run deploy -- --rollback smokes the version it restores', () => {
+  const LIVE = 'https://growth-agency.northstar.workers.dev'
+  /** An account whose deployments sent traffic to each version in turn, the last one serving. */
+  function history(versions: { id: string; vars: Record<string, string>; broken?: boolean }[]) {
+    return deployed({
+      worker: {
+        secrets: ['AUTH_SIGNING_KEY', 'LINK_SECRET'],
+        versions: versions.map((v) => ({ database: 'db-1', ...v })),
+        deployments: versions.map((v, i) => ({
+          created_on: `2026-11-0${i + 1}T00:00:00Z`,
+          annotations: {
+            'workers/message': i ? `npm run deploy: live ${v.id}` : 'npm run deploy: first version',
+          },
+          versions: [{ version_id: v.id, percentage: 100 }],
+        })),
+      },
+    })
+  }
+  const version = (vars: Record<string, string> = {}, broken = false) => ({
+    id: crypto.randomUUID(),
+    vars: { DEPLOY_CHECK_TOKEN: crypto.randomUUID(), ...vars },
+    broken,
+  })
+
+  it('a restored version that fails: exit 1, which version serves, the earlier good one', async () => {
+    // v0 has no SITE_URL var (its address: the workers.dev subdomain), v1 is broken
+    const [v0, v1, v2] = [version(), version({ SITE_URL: LIVE }, true), version({ SITE_URL: LIVE })]
+    const project = setup(history([v0, v1, v2]))
+    const failed = await deploy(project, ['--rollback'])
+    expect(failed.code, failed.output).toBe(1)
+    expect(liveVersion(failed.account)).toBe(v1.id)
+    // smoked after the switch, and nothing rolled back further
+    expect(failed.calls.slice(-2)).toEqual([
+      `versions deploy ${v1.id}@100 --yes --message npm run deploy --rollback from ${v2.id}`,
+      `smoke ${LIVE} ${v1.id}`,
+    ])
+    expect(changes(failed.calls)).toHaveLength(1)
+    expect(failed.stderr).toContain(
+      `Rolled back from ${v2.id}, but the version restored FAILED its smoke test (above): version ${v1.id} (deployed 2026-11-02T00:00:00Z) serves all traffic at ${LIVE} now. Nothing is rolled back further by itself.`,
+    )
+    expect(failed.stderr).toContain(
+      `Earlier versions that passed their smoke test: ${v0.id} (deployed 2026-11-01T00:00:00Z). npm run deploy -- --rollback again sends all traffic to ${v0.id}`,
+    )
+    expect(failed.output).not.toContain('Rolled back: ')
+
+    // which it does, and v0 passes at the workers.dev address
+    const again = await deploy(project, ['--rollback'])
+    expect(again.code, again.output).toBe(0)
+    expect(liveVersion(again.account)).toBe(v0.id)
+    expect(again.calls).toContain(`API GET /accounts/${ACCOUNT.id}/workers/subdomain`)
+    expect(again.calls.at(-1)).toBe(`smoke ${LIVE} ${v0.id}`)
+    expect(again.stdout).toContain(`Rolled back: version ${v0.id}`)
+    expect(again.stdout).toContain('and passed its smoke test')
+  })
+
+  it('an address it cannot know is said, not smoked', async () => {
+    const [v0, v1] = [version(), version()]
+    const project = setup({ ...history([v0, v1]), subdomain: null })
+    const { code, stderr, calls, account } = await deploy(project, ['--rollback'])
+    expect(code).toBe(1)
+    expect(liveVersion(account)).toBe(v0.id)
+    expect(calls.some((c) => c.startsWith('smoke'))).toBe(false)
+    expect(stderr).toContain(`Rolled back from ${v1.id}, but NOT checked: version ${v0.id}`)
+    expect(stderr).toContain(
+      'its live address is not known: it has no SITE_URL var, wrangler.toml neither SITE_URL nor a route, and the account has no workers.dev subdomain',
+    )
+    expect(stderr).toContain('No earlier version passed its smoke test')
   })
 })
