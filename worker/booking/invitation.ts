@@ -43,6 +43,16 @@ export const bookingUid = (token: string, siteUrl: string) =>
 export const uidOf = (booking: Pick<Booking, 'token' | 'uid'>, siteUrl: string) =>
   booking.uid ?? bookingUid(booking.token, siteUrl)
 
+/**
+ * A call's length as its sentences name it ("30-minute", "de 45 minutos"): the desk sets the
+ * meeting length, so no e-mail or invitation may say 30 minutes of a 60-minute call.
+ */
+export const callLength = (t: Translator, start: Date | string, end?: Date | string) =>
+  t.plural(
+    'mail.call_length',
+    end ? Math.round((new Date(end).getTime() - new Date(start).getTime()) / 60_000) : 30,
+  )
+
 /** The booking's event, before it is written as a .ics file. */
 export function eventFor(
   { t, config }: { t: Translator; config: SiteConfig },
@@ -51,25 +61,31 @@ export function eventFor(
   own: { method?: Invitation['method']; summary?: string; description?: string } = {},
 ): Invitation {
   const start = new Date(booking.slotStart)
+  // bookings from before lengths could change were 30 minutes
+  const end = booking.slotEnd ? new Date(booking.slotEnd) : new Date(start.getTime() + 30 * 60_000)
   return {
     uid: uidOf(booking, config.siteUrl),
     sequence: booking.sequence ?? 0,
     start,
-    // bookings from before lengths could change were 30 minutes
-    end: booking.slotEnd ? new Date(booking.slotEnd) : new Date(start.getTime() + 30 * 60_000),
+    end,
     location: booking.meetingUrl,
     method: own.method,
     summary: own.summary ?? t('booking.ics_summary'),
     description:
       own.description ??
-      [t('booking.ics_description'), booking.meetingUrl, booking.notes]
+      [
+        t('booking.ics_description', { length: callLength(t, start, end) }),
+        booking.meetingUrl,
+        booking.notes,
+      ]
         .filter(Boolean)
         .join('\n\n'),
     organizerEmail: config.email,
     organizerName: t('meta.site_name'),
     attendeeEmail: booking.email,
     attendeeName: booking.name,
-    url: config.siteUrl + '/contact',
+    // the contact page in the reader's language, as every e-mailed link to a page
+    url: `${config.siteUrl}/contact?lang=${t.lang}`,
   }
 }
 

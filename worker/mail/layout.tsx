@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react'
 import { renderToReadableStream } from 'react-dom/server'
 import { dirOf, type Lang } from '../../client/lib/languages'
+import type { Translator } from '../i18n/translator'
 import type { Letter } from './letter'
 
 /** What every mail shows under its text: who sent it, where they are, why the reader got it. */
@@ -16,21 +17,23 @@ export interface Signature {
 }
 
 /** The plain-text part: the same letter, for clients and readers that prefer text. */
-export function letterText(letter: Letter, sig: Signature) {
+export function letterText(letter: Letter, sig: Signature, t: Translator) {
+  // "Label: value", as the language writes it ("Date et heure : …" in French)
+  const line = (label: string, value: string) => t('mail.label_value', { label, value })
   const parts = [
     letter.greeting,
     ...letter.paragraphs,
     letter.code,
-    letter.action && `${letter.action.label}: ${letter.action.url}`,
-    ...(letter.links ?? []).map((l) => `${l.label}: ${l.url}`),
-    letter.details?.map(([k, v]) => `${k}: ${v}`).join('\n'),
+    letter.action && line(letter.action.label, letter.action.url),
+    ...(letter.links ?? []).map((l) => line(l.label, l.url)),
+    letter.details?.map(([k, v]) => line(k, v)).join('\n'),
     letter.quote
-      ?.split('\n')
+      ?.split(/\r?\n/)
       .map((l) => `> ${l}`)
       .join('\n'),
     letter.closing,
     `-- \n${sig.siteName}\n${sig.address}\n${sig.home}\n${sig.why}`,
-    sig.unsubscribe && `${sig.unsubscribe.label}: ${sig.unsubscribe.url}`,
+    sig.unsubscribe && line(sig.unsubscribe.label, sig.unsubscribe.url),
   ]
   return parts.filter(Boolean).join('\n\n') + '\n'
 }

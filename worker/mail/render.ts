@@ -25,6 +25,10 @@ export async function renderMail(
   const template = TEMPLATES[row.kind]
   const ctx = mailContext(env, config, lang, t)
   const letter = await template.letter(ctx, JSON.parse(row.data) as never)
+  // after "Hallo Ada," German goes on in lower case ("vielen Dank …"); the same sentence as the
+  // inbox's preview line stands alone and starts as a sentence does
+  if (letter.greeting)
+    letter.preview = letter.preview.charAt(0).toLocaleUpperCase(lang) + letter.preview.slice(1)
   const headers: Record<string, string> = {}
   // a staff member's test carries a link that unsubscribes nobody, as the desk's preview does
   const token = template.test ? INERT_UNSUBSCRIBE : unsubscribeToken
@@ -61,7 +65,7 @@ export async function renderMail(
     replyTo: letter.replyTo ?? (env.MAIL_REPLY_TO || config.email),
     // one line: a visitor's name in a subject must never start a header of its own
     subject: letter.subject.replace(/[\r\n]+/g, ' '),
-    text: letterText(letter, sig),
+    text: letterText(letter, sig, t),
     html: await letterHtml(letter, sig, lang),
     headers,
     attachments: letter.attachments ?? [],

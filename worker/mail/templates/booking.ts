@@ -1,5 +1,6 @@
 import { zoneName } from '../../../client/islands/booking-form'
 import {
+  callLength,
   cancellationFor,
   describeSlot,
   icsPath,
@@ -7,7 +8,7 @@ import {
   managePath,
 } from '../../booking/invitation'
 import type { CancelledBooking } from '../../db/bookings'
-import type { MailContext, MailTemplate } from './context'
+import { spokenBy, type MailContext, type MailTemplate } from './context'
 
 /** A booked consultation, as the confirmation and the agency's notice both need it. */
 export interface BookedCall {
@@ -45,6 +46,16 @@ const cancelAttachment = (ctx: MailContext, b: CancelledBooking) => ({
   content: cancellationFor(ctx, b),
 })
 
+/**
+ * A time as the agency keeps it, "… 10:00 (United Kingdom Time)": a zone name that has brackets
+ * of its own ("Vereinigtes Königreich (Ortszeit)") follows after a comma, not inside more.
+ */
+const inZone = (lang: string, zone: string, iso: string) => {
+  const name = zoneName(lang, zone)
+  const when = describeSlot(iso, lang, zone)
+  return name.includes('(') ? `${when}, ${name}` : `${when} (${name})`
+}
+
 /** The visitor's own links: where to meet, and their booking's page to reschedule or cancel. */
 async function visitorLinks(ctx: MailContext, b: BookedCall) {
   const { t, lang, config } = ctx
@@ -62,11 +73,12 @@ export const bookingConfirmation: MailTemplate<BookedCall> = {
     const { t, lang, config } = ctx
     const when = describeSlot(b.slotStart, lang, b.timeZone)
     const links = await visitorLinks(ctx, b)
+    const intro = t('mail.booking_intro', { length: callLength(t, b.slotStart, b.slotEnd) })
     return {
       subject: t('booking.mail_subject', { when }),
-      preview: t('mail.booking_intro'),
+      preview: intro,
       greeting: t('mail.greeting', { name: b.name }),
-      paragraphs: [t('mail.booking_intro'), t('mail.booking_calendar')],
+      paragraphs: [intro, t('mail.booking_calendar')],
       details: [
         [t('mail.label_when'), when],
         [t('mail.label_zone'), zoneName(lang, b.timeZone)],
@@ -88,7 +100,7 @@ export const agencyBooking: MailTemplate<BookedCall> = {
   letter: (ctx, b) => {
     const { t, lang } = ctx
     const zone = b.agencyTimeZone ?? b.timeZone
-    const when = `${describeSlot(b.slotStart, lang, zone)} (${zoneName(lang, zone)})`
+    const when = inZone(lang, zone, b.slotStart)
     return {
       subject: t('mail.agency_booking_subject', { name: b.name, when }),
       preview: t('mail.agency_booking_intro'),
@@ -98,7 +110,7 @@ export const agencyBooking: MailTemplate<BookedCall> = {
         [t('mail.label_email'), b.email],
         [t('mail.label_when'), when],
         [t('mail.label_zone'), zoneName(lang, b.timeZone)],
-        [t('mail.label_language'), b.language],
+        [t('mail.label_language'), spokenBy(lang, b.language)],
       ],
       quote: b.notes || undefined,
       // built when the message is rendered for sending, not when the outbox row is written
@@ -127,14 +139,16 @@ export const bookingCancelled: MailTemplate<CancelledCall> = {
   letter: (ctx, b) => {
     const { t, lang } = ctx
     const when = describeSlot(b.slotStart, lang, b.timeZone)
+    const intro = b.byVisitor
+      ? t('mail.cancelled_intro_visitor')
+      : t('mail.cancelled_intro', {
+          length: callLength(t, b.slotStart, b.invitation?.slotEnd),
+        })
     return {
       subject: t('mail.cancelled_subject', { when }),
-      preview: t(b.byVisitor ? 'mail.cancelled_intro_visitor' : 'mail.cancelled_intro'),
+      preview: intro,
       greeting: t('mail.greeting', { name: b.name }),
-      paragraphs: [
-        t(b.byVisitor ? 'mail.cancelled_intro_visitor' : 'mail.cancelled_intro'),
-        t('mail.cancelled_rebook'),
-      ],
+      paragraphs: [intro, t('mail.cancelled_rebook')],
       details: [
         [t('mail.label_when'), when],
         [t('mail.label_zone'), zoneName(lang, b.timeZone)],
@@ -164,11 +178,12 @@ export const bookingMoved: MailTemplate<MovedCall> = {
     const { t, lang, config } = ctx
     const when = describeSlot(b.slotStart, lang, b.timeZone)
     const links = await visitorLinks(ctx, b)
+    const intro = t('mail.moved_intro', { length: callLength(t, b.slotStart, b.slotEnd) })
     return {
       subject: t('mail.moved_subject', { when }),
-      preview: t('mail.moved_intro'),
+      preview: intro,
       greeting: t('mail.greeting', { name: b.name }),
-      paragraphs: [t('mail.moved_intro'), t('mail.moved_calendar')],
+      paragraphs: [intro, t('mail.moved_calendar')],
       details: [
         [t('mail.label_when'), when],
         [t('mail.label_previous'), describeSlot(b.previousStart, lang, b.timeZone)],
@@ -207,7 +222,7 @@ export const agencyBookingChanged: MailTemplate<ChangedCall> = {
     const { t, lang } = ctx
     const invitation = b.invitation
     const zone = b.agencyTimeZone
-    const at = (iso: string) => `${describeSlot(iso, lang, zone)} (${zoneName(lang, zone)})`
+    const at = (iso: string) => inZone(lang, zone, iso)
     const subject = b.movedTo
       ? t('mail.agency_moved_subject', { name: b.name, when: at(b.movedTo) })
       : t('mail.agency_cancelled_subject', { name: b.name, when: at(b.slotStart) })

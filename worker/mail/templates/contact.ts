@@ -1,7 +1,7 @@
 import type { BUDGETS } from '../../../client/schemas/leads'
 import { budgetLabel } from '../../data/budgets'
 import { findService } from '../../data/services'
-import type { MailTemplate } from './context'
+import { spokenBy, type MailTemplate } from './context'
 
 /** A contact-page message, for the agency; a reply goes to the visitor. */
 export const agencyContact: MailTemplate<{
@@ -14,7 +14,7 @@ export const agencyContact: MailTemplate<{
   language: string
 }> = {
   category: 'agency',
-  letter: ({ t }, m) => {
+  letter: ({ t, lang }, m) => {
     const found = findService(m.service)
     const service = found ? t(`services.items.${found.key}.name`) : t('contact.other_service')
     const details: [string, string][] = [
@@ -24,10 +24,11 @@ export const agencyContact: MailTemplate<{
     if (m.company) details.push([t('mail.label_company'), m.company])
     details.push([t('mail.label_service'), service])
     if (m.budget) details.push([t('mail.label_budget'), budgetLabel(t, m.budget)])
-    details.push([t('mail.label_language'), m.language])
+    details.push([t('mail.label_language'), spokenBy(lang, m.language)])
     return {
       subject: t('mail.agency_contact_subject', { name: m.name }),
-      preview: m.message.slice(0, 120),
+      // by code point, so an emoji is never cut in half
+      preview: Array.from(m.message).slice(0, 120).join(''),
       paragraphs: [t('mail.agency_contact_intro')],
       details,
       quote: m.message,

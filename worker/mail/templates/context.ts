@@ -1,7 +1,8 @@
-import type { Lang } from '../../../client/lib/languages'
+import { isLang, type Lang } from '../../../client/lib/languages'
 import type { SiteConfig } from '../../config'
 import { sealLink, type LinkClaims } from '../../consent/links'
 import type { Bindings } from '../../env'
+import { languageName } from '../../i18n/format'
 import type { Translator } from '../../i18n/translator'
 import type { Letter, MailCategory } from '../letter'
 
@@ -45,3 +46,7 @@ export const mailContext = (
   page: (path) => `${config.siteUrl}${path}?lang=${lang}`,
   seal: (claims) => sealLink(env, claims),
 })
+
+/** A visitor's language for the agency: its name in the agency's language ("Englisch"), not "en". */
+export const spokenBy = (lang: Lang, code: string) =>
+  isLang(code) ? languageName(lang, code) : code

@@ -31,14 +31,15 @@ export const agencyDigest: MailTemplate<{ since: string; until: string }> = {
       timeStyle: 'short',
       timeZone: 'UTC',
     }).format(new Date(since))
+    const intro = t('mail.digest_intro', { since: `${when} UTC` })
     return {
       subject: t('mail.digest_subject', {
         subscribers: t.plural('mail.digest_subscribers_count', subscribers.results.length),
         guides: t.plural('mail.digest_guides_count', guides.results.length),
       }),
-      preview: t('mail.digest_intro', { since: when }),
+      preview: intro,
       paragraphs: [
-        t('mail.digest_intro', { since: `${when} UTC` }),
+        intro,
         `${t('mail.digest_subscribers')} (${subscribers.results.length}):\n${lines(subscribers)}`,
         `${t('mail.digest_guides')} (${guides.results.length}):\n${lines(guides)}`,
       ],
