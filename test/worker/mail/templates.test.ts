@@ -1,15 +1,21 @@
 import { env } from 'cloudflare:test'
 import ICAL from 'ical.js'
 import { beforeAll, describe, expect, it } from 'vitest'
+import type { Lang } from '../../../client/lib/languages'
 import ar from '../../../locales/ar.json'
+import de from '../../../locales/de.json'
 import en from '../../../locales/en.json'
+import es from '../../../locales/es.json'
+import fr from '../../../locales/fr.json'
+import pt from '../../../locales/pt.json'
 import { describeSlot } from '../../../worker/booking/invitation'
 import type { OutboxRow } from '../../../worker/db/outbox'
+import { createTranslator } from '../../../worker/i18n/translator'
 import { renderMail } from '../../../worker/mail/render'
 import { TEMPLATES, type MailKind } from '../../../worker/mail/templates'
 import { issueWith } from '../newsletter'
 
-// Every kind of e-mail, in English and Arabic: subject, text, HTML, headers, attachment.
+// Every kind of e-mail, in all six languages: subject, text, HTML, headers, attachment.
 
 const booked = {
   name: 'Ada Lovelace',
@@ -17,7 +23,8 @@ const booked = {
   slotStart: '2026-12-01T10:00:00.000Z',
   timeZone: 'Europe/London',
   token: '3f0c2b1e-1111-4c4c-9a9a-123456789abc',
-  notes: 'About our Shopify store',
+  // what RFC 5545 escapes: a calendar must show it as written
+  notes: 'About our Shopify store; prices, stock\\levels',
   language: 'en',
 }
 
@@ -34,7 +41,13 @@ const SAMPLES: Record<MailKind, unknown> = {
   guide: { name: 'Ada', guide: 'social-media-growth-kit' },
   booking_confirmation: booked,
   agency_booking: booked,
-  booking_cancelled: { name: booked.name, slotStart: booked.slotStart, timeZone: booked.timeZone },
+  // as the agency cancels one: with the cancel for the calendar that has the call
+  booking_cancelled: {
+    name: booked.name,
+    slotStart: booked.slotStart,
+    timeZone: booked.timeZone,
+    invitation: { ...booked, sequence: 1 },
+  },
   booking_moved: { ...booked, slotStart: moved, previousStart: booked.slotStart },
   agency_booking_changed: {
     name: booked.name,
@@ -50,7 +63,7 @@ const SAMPLES: Record<MailKind, unknown> = {
     company: 'Analytical Engines',
     service: 'amazon',
     budget: '1k_5k',
-    message: 'We sell on Amazon.\nCan you help <b>us</b>?',
+    message: 'We sell on Amazon.\r\nCan you help <b>us</b>?',
     language: 'en',
   },
   agency_digest: { since: '2000-01-01T00:00:00.000Z', until: '2100-01-01T00:00:00.000Z' },
@@ -60,10 +73,10 @@ const SAMPLES: Record<MailKind, unknown> = {
   auth_confirm_signup: { link: 'https://example.com/auth/confirm?token_hash=def&type=signup' },
 }
 
-const row = (kind: MailKind, language: 'en' | 'ar'): OutboxRow => ({
+const row = (kind: MailKind, language: Lang, data = SAMPLES[kind]): OutboxRow => ({
   id: 42,
   kind,
-  data: JSON.stringify(SAMPLES[kind]),
+  data: JSON.stringify(data),
   category: TEMPLATES[kind].category,
   language,
   to_address: 'reader@example.org',
@@ -91,10 +104,36 @@ beforeAll(async () => {
   }
 })
 
+/** What a text-only client shows of a button: a word no text part may use ("click the button"). */
+const BUTTON = {
+  en: /\bbutton\b/i,
+  es: /botón/i,
+  fr: /bouton/i,
+  de: /Schaltfläche|Button/,
+  pt: /botão/i,
+  ar: /الزر/,
+}
+
+/** A weekday is "on Tuesday", "يوم الثلاثاء": never "at Tuesday", "في الثلاثاء". */
+const AT_WEEKDAY =
+  /\bat (Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day|في (الأحد|الاثنين|الثلاثاء|الأربعاء|الخميس|الجمعة|السبت)/
+
+/** The inbox's preview line: the HTML part's hidden preheader, as text. */
+const preheader = (html: string) =>
+  html
+    .match(/<div style="display:none[^>]*>([^<]*)<\/div>/)![1]
+    .replace(/&#x27;/g, "'")
+    .replace(/&amp;/g, '&')
+
 describe.each([
   ['en', en],
+  ['es', es],
+  ['fr', fr],
+  ['de', de],
+  ['pt', pt],
   ['ar', ar],
 ] as const)('every e-mail in %s', (lang, dict) => {
+  const t = createTranslator(lang)
   it.each(KINDS)(
     '%s: subject, text and HTML in the language, with the agency signature',
     async (kind) => {
@@ -104,7 +143,12 @@ describe.each([
       expect(m.text).toContain(env.AGENCY_ADDRESS)
       expect(m.text).toContain('https://example.com')
       // a text-only client shows links, not buttons: the words must hold for both parts
-      expect(m.text).not.toMatch(lang === 'ar' ? /الزر/ : /\bbutton\b/i)
+      expect(m.text).not.toMatch(BUTTON[lang])
+      // plain text: no placeholder, no HTML entity, no carriage return inside a line
+      expect(m.text).not.toMatch(/\{\{|&(amp|lt|gt|quot|#x?[\da-f]+);|\r/i)
+      expect(m.text + m.subject).not.toMatch(AT_WEEKDAY)
+      // a zone's own brackets ("Vereinigtes Königreich (Ortszeit)") are never put in more
+      expect(m.subject).not.toMatch(/\([^()]*\(/)
       expect(m.html).toContain(`<html lang="${lang}" dir="${lang === 'ar' ? 'rtl' : 'ltr'}"`)
       expect(m.html).toContain(env.AGENCY_ADDRESS)
       expect(m.from).toBe(env.MAIL_FROM)
@@ -119,21 +163,26 @@ describe.each([
     expect(welcome.text).toContain(
       `https://example.com/guides/invisible-business-mistakes?lang=${lang}`,
     )
-    expect(welcome.html).toContain(dict.mail.welcome_action)
+    expect(welcome.html).toContain(dict.mail.welcome_action.replaceAll("'", '&#x27;'))
     // marketing: the footer's unsubscribe link, and the mailbox's one-click button (RFC 8058)
     const unsubscribe = welcome.headers['List-Unsubscribe'].slice(1, -1)
     expect(unsubscribe).toMatch(
       new RegExp(`^https://example.com/unsubscribe\\?token=[\\w.-]+&lang=${lang}$`),
     )
     expect(welcome.headers['List-Unsubscribe-Post']).toBe('List-Unsubscribe=One-Click')
-    expect(welcome.text).toContain(`${dict.mail.unsubscribe}: ${unsubscribe}`)
+    expect(welcome.text).toContain(
+      t('mail.label_value', { label: dict.mail.unsubscribe, value: unsubscribe }),
+    )
     expect(welcome.html).toContain(unsubscribe.replace('&', '&amp;'))
 
     // double opt-in: the starter guide and the confirmation, no unsubscribe header (not marketing)
     const optin = await renderMail(env, row('subscribe_confirm', lang))
     expect(optin.subject).toBe(dict.mail.optin_subject)
     expect(optin.text).toContain(
-      `${dict.mail.optin_action}: https://example.com/subscribe/confirm?token=`,
+      t('mail.label_value', {
+        label: dict.mail.optin_action,
+        value: 'https://example.com/subscribe/confirm?token=',
+      }),
     )
     expect(optin.text).toContain(
       `https://example.com/guides/invisible-business-mistakes?lang=${lang}`,
@@ -167,31 +216,116 @@ describe.each([
     },
   )
 
-  it('attaches the booking invitation: 30 minutes at the booked time', async () => {
-    for (const kind of ['booking_confirmation', 'agency_booking'] as const) {
+  it('attaches the booking invitation: 30 minutes at the booked time, in the reader’s words', async () => {
+    for (const [kind, method] of [
+      ['booking_confirmation', 'REQUEST'],
+      ['agency_booking', 'PUBLISH'],
+    ] as const) {
       const m = await renderMail(env, row(kind, lang))
       expect(m.attachments).toHaveLength(1)
       const [ics] = m.attachments
       expect(ics.filename).toMatch(/\.ics$/)
-      expect(ics.contentType).toMatch(/^text\/calendar/)
-      const event = new ICAL.Event(
-        new ICAL.Component(ICAL.parse(ics.content)).getFirstSubcomponent('vevent')!,
-      )
+      expect(ics.contentType).toBe(`text/calendar; charset=utf-8; method=${method}`)
+      const calendar = new ICAL.Component(ICAL.parse(ics.content))
+      expect(calendar.getFirstPropertyValue('method')).toBe(method)
+      const vevent = calendar.getFirstSubcomponent('vevent')!
+      const event = new ICAL.Event(vevent)
       expect(event.startDate.toJSDate().toISOString()).toBe(booked.slotStart)
       expect(event.duration.toSeconds()).toBe(30 * 60)
       expect(event.uid).toBe(`booking-${booked.token}@example.com`)
+      expect(event.sequence).toBe(0)
+      expect(event.summary).toBe(dict.booking.ics_summary)
+      expect(event.description).toContain(
+        dict.booking.ics_description.replace('{{length}}', t.plural('mail.call_length', 30)),
+      )
+      expect(event.description).toContain(booked.notes)
+      expect(vevent.getFirstPropertyValue('organizer')).toBe('mailto:hello@growthagency.example')
+      expect(vevent.getFirstProperty('attendee')!.getParameter('cn')).toBe(booked.name)
+      // its link opens the contact page in the reader's language, as the e-mail's links do
+      expect(vevent.getFirstPropertyValue('url')).toBe(`https://example.com/contact?lang=${lang}`)
     }
+  })
+
+  it('says how long the call is: the meeting length the desk set, not 30 minutes', async () => {
+    const hour = { ...booked, slotEnd: '2026-12-01T11:00:00.000Z' }
+    const length = t.plural('mail.call_length', 60)
+    const intro = (key: 'booking_intro' | 'cancelled_intro' | 'moved_intro') =>
+      dict.mail[key].replace('{{length}}', length)
+    const confirmation = await renderMail(env, row('booking_confirmation', lang, hour))
+    expect(confirmation.text).toContain(intro('booking_intro'))
+    expect(preheader(confirmation.html).toLowerCase()).toContain(length.toLowerCase())
+    const ics = ICAL.parse(confirmation.attachments[0].content)
+    const event = new ICAL.Event(new ICAL.Component(ics).getFirstSubcomponent('vevent')!)
+    expect(event.duration.toSeconds()).toBe(60 * 60)
+    expect(event.description).toContain(dict.booking.ics_description.replace('{{length}}', length))
+    const movedHour = { ...hour, slotStart: moved, slotEnd: '2026-12-02T15:30:00.000Z' }
+    const m = await renderMail(
+      env,
+      row('booking_moved', lang, { ...movedHour, previousStart: booked.slotStart }),
+    )
+    expect(m.text).toContain(intro('moved_intro'))
+    const cancelled = await renderMail(
+      env,
+      row('booking_cancelled', lang, {
+        ...(SAMPLES.booking_cancelled as object),
+        invitation: hour,
+      }),
+    )
+    expect(cancelled.text).toContain(intro('cancelled_intro'))
+    for (const mail of [confirmation, m, cancelled])
+      expect(mail.text).not.toContain(t.plural('mail.call_length', 30))
+  })
+
+  it('reminds of the call an hour before, naming its day as the language does', async () => {
+    const m = await renderMail(env, row('booking_reminder', lang, { ...booked, hours: 1 }))
+    const when = describeSlot(booked.slotStart, lang, booked.timeZone)
+    expect(m.subject).toBe(dict.mail.reminder_hour_subject.replace('{{when}}', when))
+    expect(m.text).toContain(dict.mail.reminder_hour.replace('{{when}}', when))
+    expect(m.text).not.toMatch(AT_WEEKDAY)
+  })
+
+  it.each(KINDS)('%s: the preview line is a sentence of its own, text only', async (kind) => {
+    const m = await renderMail(env, row(kind, lang))
+    const line = preheader(m.html)
+    expect(line.length).toBeGreaterThan(0)
+    expect(line).not.toMatch(/https?:|<|\{\{/)
+    // German goes on in lower case after "Hallo Ada,"; alone, the line starts as a sentence does
+    expect(line[0]).toBe(line[0].toLocaleUpperCase(lang))
+  })
+
+  it('writes "label: value" as the language does, and names the visitor’s language', async () => {
+    const m = await renderMail(env, row('booking_confirmation', lang))
+    const when = describeSlot(booked.slotStart, lang, booked.timeZone)
+    expect(m.text).toContain(t('mail.label_value', { label: dict.mail.label_when, value: when }))
+    if (lang === 'fr') expect(m.text).toContain(`Date et heure\u00a0: ${when}`)
+    // the agency reads the visitor's language as a name in its own ("Englisch"), not "en"
+    const english = new Intl.DisplayNames(lang, { type: 'language' }).of('en')!
+    for (const kind of ['agency_booking', 'agency_contact'] as const)
+      expect((await renderMail(env, row(kind, lang))).text).toContain(
+        t('mail.label_value', { label: dict.mail.label_language, value: english }),
+      )
   })
 
   it('tells of a cancelled call with the way to book again, of a moved one with its new invitation', async () => {
     const cancelled = await renderMail(env, row('booking_cancelled', lang))
     const before = describeSlot(booked.slotStart, lang, booked.timeZone)
     expect(cancelled.subject).toBe(dict.mail.cancelled_subject.replace('{{when}}', before))
-    expect(cancelled.text).toContain(dict.mail.cancelled_intro)
     expect(cancelled.text).toContain(
-      `${dict.mail.cancelled_action}: https://example.com/book?lang=${lang}`,
+      dict.mail.cancelled_intro.replace('{{length}}', t.plural('mail.call_length', 30)),
     )
-    expect(cancelled.attachments).toHaveLength(0)
+    expect(cancelled.text).toContain(
+      t('mail.label_value', {
+        label: dict.mail.cancelled_action,
+        value: `https://example.com/book?lang=${lang}`,
+      }),
+    )
+    // the cancel removes the call from the visitor's calendar: the same UID, a higher SEQUENCE
+    const cancel = new ICAL.Component(ICAL.parse(cancelled.attachments[0].content))
+    expect(cancel.getFirstPropertyValue('method')).toBe('CANCEL')
+    const vcancel = cancel.getFirstSubcomponent('vevent')!
+    expect(vcancel.getFirstPropertyValue('uid')).toBe(`booking-${booked.token}@example.com`)
+    expect(vcancel.getFirstPropertyValue('sequence')).toBe(1)
+    expect(vcancel.getFirstPropertyValue('status')).toBe('CANCELLED')
 
     const m = await renderMail(env, row('booking_moved', lang))
     const after = describeSlot(moved, lang, booked.timeZone)
@@ -210,7 +344,7 @@ describe.each([
   it('sends the agency the whole message, escaped, with Reply-To the visitor', async () => {
     const m = await renderMail(env, row('agency_contact', lang))
     expect(m.replyTo).toBe('ada@example.org')
-    expect(m.text).toContain('> Can you help <b>us</b>?')
+    expect(m.text).toContain('> We sell on Amazon.\n> Can you help <b>us</b>?')
     expect(m.html).toContain('Can you help &lt;b&gt;us&lt;/b&gt;?')
     expect(m.html).not.toContain('<b>us</b>')
     expect(m.text).toContain('Analytical Engines')
