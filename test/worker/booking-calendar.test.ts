@@ -527,7 +527,7 @@ describe('links made outside a request', () => {
     expect((await bookSlot(calendar.site, slot, 'Mae Jemison', email)).status).toBe(200)
     // written by the calendar sync, which has no request
     const [event] = await calendarEvents(calendar)
-    expect(event.url).toBe(`${site}/contact`)
+    expect(event.url).toBe(`${site}/contact?lang=en`)
     // the cron's reminder
     const { sendReminders } = await import('../../worker/services/reminders')
     await env.DB.prepare(
@@ -554,7 +554,7 @@ describe('links made outside a request', () => {
     const slot = next(3, '10:30')
     expect((await bookSlot(calendar.site, slot, 'Christine Darden')).status).toBe(200)
     const [event] = await calendarEvents(calendar)
-    expect(event.url).toBe('http://127.0.0.1:8787/contact')
+    expect(event.url).toBe('http://127.0.0.1:8787/contact?lang=en')
   })
 })
 

@@ -199,7 +199,7 @@ describe('desk bookings: cancel', { timeout: 60_000 }, () => {
     const when = describeSlot(slot, 'es', 'Europe/Madrid')
     const mail = await delivered(b.email, /.+/)
     expect(mail.subject).toBe(es.mail.cancelled_subject.replace('{{when}}', when))
-    expect(mail.text).toContain(es.mail.cancelled_intro)
+    expect(mail.text).toContain(es.mail.cancelled_intro.replace('{{length}}', 'de 30 minutos'))
     expect(mail.text).toContain(`${SITE}/book?lang=es`)
     const rows = await settled(b.email)
     expect(rows.map((r) => [r.kind, r.status])).toEqual([['booking_cancelled', 'sent']])
