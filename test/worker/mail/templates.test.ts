@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:test'
 import ICAL from 'ical.js'
 import { beforeAll, describe, expect, it } from 'vitest'
-import type { Lang } from '../../../client/lib/languages'
+import { LANGS, type Lang } from '../../../client/lib/languages'
 import ar from '../../../locales/ar.json'
 import de from '../../../locales/de.json'
 import en from '../../../locales/en.json'
@@ -112,6 +112,16 @@ const BUTTON = {
   de: /Schaltfläche|Button/,
   pt: /botão/i,
   ar: /الزر/,
+}
+
+/** "1 guide download", as each language counts one (not "1 descarga de guías"). */
+const ONE_GUIDE_DOWNLOAD = {
+  en: '1 guide download',
+  es: '1 descarga de guía',
+  fr: '1 téléchargement de guide',
+  de: '1 Leitfaden-Download',
+  pt: '1 download de guia',
+  ar: 'تنزيل واحد لدليل',
 }
 
 /** A weekday is "on Tuesday", "يوم الثلاثاء": never "at Tuesday", "في الثلاثاء". */
@@ -282,6 +292,33 @@ describe.each([
     expect(m.subject).toBe(dict.mail.reminder_hour_subject.replace('{{when}}', when))
     expect(m.text).toContain(dict.mail.reminder_hour.replace('{{when}}', when))
     expect(m.text).not.toMatch(AT_WEEKDAY)
+  })
+
+  it('tells the agency the day’s sign-ups in its words: counts, forms, guides, languages', async () => {
+    const month = String(LANGS.indexOf(lang) + 1).padStart(2, '0')
+    const since = `2001-${month}-01T00:00:00.000Z`
+    const email = `digest-${lang}@example.org`
+    await env.DB.batch([
+      env.DB.prepare(
+        `INSERT INTO subscribers (email, signup_form, language, consent_version, created_at)
+         VALUES (?, 'guide', 'pt', 'v1', ?)`,
+      ).bind(email, `2001-${month}-01T09:00:00.000Z`),
+      env.DB.prepare(
+        `INSERT INTO guide_requests (email, name, guide, language, created_at)
+         VALUES (?, 'Ada', 'social-media-growth-kit', 'pt', ?)`,
+      ).bind(email, `2001-${month}-01T09:00:00.000Z`),
+    ])
+    const m = await renderMail(
+      env,
+      row('agency_digest', lang, { since, until: `2001-${month}-02T00:00:00.000Z` }),
+    )
+    expect(m.subject).toContain(ONE_GUIDE_DOWNLOAD[lang])
+    const portuguese = new Intl.DisplayNames(lang, { type: 'language' }).of('pt')!
+    expect(m.text).toContain(`${email} · ${dict.mail.digest_form_guide} · ${portuguese}`)
+    const title = t('guides.social-media-growth-kit.title' as never)
+    expect(m.text).toContain(`${email} · ${title} · ${portuguese}`)
+    expect(m.text).not.toMatch(/ · (guide|social-media-growth-kit|pt)\b/)
+    if (lang === 'de') expect(m.text).toContain('Neu auf der Website seit dem 1. ')
   })
 
   it.each(KINDS)('%s: the preview line is a sentence of its own, text only', async (kind) => {

@@ -1,14 +1,13 @@
-import type { MailTemplate } from './context'
+import type { MessageKey } from '../../i18n/translator'
+import { spokenBy, type MailTemplate } from './context'
+
+type Row = { email: string; detail: string; language: string }
 
 /** The day's new subscribers and guide downloads, for the agency (the daily cron). */
 export const agencyDigest: MailTemplate<{ since: string; until: string }> = {
   category: 'agency',
   letter: async ({ t, lang, db }, { since, until }) => {
-    const [subscribers, guides] = await db.batch<{
-      email: string
-      detail: string
-      language: string
-    }>([
+    const [subscribers, guides] = await db.batch<Row>([
       db
         .prepare(
           `SELECT email, signup_form AS detail, language FROM subscribers
@@ -22,10 +21,14 @@ export const agencyDigest: MailTemplate<{ since: string; until: string }> = {
         )
         .bind(since, until),
     ])
-    const lines = (rows: D1Result<{ email: string; detail: string; language: string }>) =>
+    // the form, the guide and the language in the agency's words, not their codes
+    const lines = (rows: D1Result<Row>, detail: (code: string) => string) =>
       rows.results.length
-        ? rows.results.map((r) => `${r.email} · ${r.detail} · ${r.language}`).join('\n')
+        ? rows.results
+            .map((r) => `${r.email} · ${detail(r.detail)} · ${spokenBy(lang, r.language)}`)
+            .join('\n')
         : t('mail.digest_none')
+    const named = (key: string, code: string) => t(key as MessageKey, undefined, code)
     const when = new Intl.DateTimeFormat(lang, {
       dateStyle: 'long',
       timeStyle: 'short',
@@ -40,8 +43,8 @@ export const agencyDigest: MailTemplate<{ since: string; until: string }> = {
       preview: intro,
       paragraphs: [
         intro,
-        `${t('mail.digest_subscribers')} (${subscribers.results.length}):\n${lines(subscribers)}`,
-        `${t('mail.digest_guides')} (${guides.results.length}):\n${lines(guides)}`,
+        `${t('mail.digest_subscribers')} (${subscribers.results.length}):\n${lines(subscribers, (form) => named(`mail.digest_form_${form}`, form))}`,
+        `${t('mail.digest_guides')} (${guides.results.length}):\n${lines(guides, (slug) => named(`guides.${slug}.title`, slug))}`,
       ],
     }
   },
