@@ -203,6 +203,14 @@ describe.each([
     expect(code.subject).toBe(dict.auth.magic_link_subject)
     expect(code.text).toContain('123456')
     expect(code.html).toContain('https://example.com/auth/confirm?token_hash=abc')
+    // "reset your password now", if the code was not asked for: with the way to do it
+    const reauth = await renderMail(env, row('auth_reauthentication', lang))
+    expect(reauth.text).toContain(
+      t('mail.label_value', {
+        label: dict.mail.recovery_action,
+        value: `https://example.com/auth?mode=forgot&lang=${lang}`,
+      }),
+    )
   })
 
   it.each(KINDS.filter((k) => !k.startsWith('auth_')))(
