@@ -147,6 +147,8 @@ const PREHEADER_OPTIONS: HtmlToTextOptions = {
   selectors: [
     { selector: 'a', options: { ignoreHref: true } },
     { selector: 'img', format: 'skip' },
+    // one line of words: a list's items without the text part's " * " (an empty prefix is ignored)
+    { selector: 'ul', options: { itemPrefix: ' ' } },
     ...AS_WRITTEN,
   ],
 }

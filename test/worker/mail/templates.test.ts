@@ -98,8 +98,11 @@ const KINDS = Object.keys(TEMPLATES) as MailKind[]
 beforeAll(async () => {
   SAMPLES.newsletter_test = {
     issue: await issueWith({
-      en: { subject: 'Five listing fixes', body: 'First.\n\n**Second**, with [a link](/blog).' },
-      ar: { subject: 'خمسة إصلاحات', body: 'أولاً.\n\n**ثانياً**، مع [رابط](/blog).' },
+      en: {
+        subject: 'Five listing fixes',
+        body: '- Titles\n- Photos\n\n**Second**, with [a link](/blog).',
+      },
+      ar: { subject: 'خمسة إصلاحات', body: '- العناوين\n- الصور\n\n**ثانياً**، مع [رابط](/blog).' },
     }),
   }
 })
@@ -333,7 +336,8 @@ describe.each([
     const m = await renderMail(env, row(kind, lang))
     const line = preheader(m.html)
     expect(line.length).toBeGreaterThan(0)
-    expect(line).not.toMatch(/https?:|<|\{\{/)
+    // words only: no link target, tag, placeholder, or a list's asterisk
+    expect(line).not.toMatch(/https?:|<|\{\{|\*/)
     // German goes on in lower case after "Hallo Ada,"; alone, the line starts as a sentence does
     expect(line[0]).toBe(line[0].toLocaleUpperCase(lang))
   })
