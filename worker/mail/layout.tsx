@@ -239,7 +239,8 @@ function Body({ letter, rtl }: { letter: Letter; rtl: boolean }): ReactNode {
             margin: '0 0 16px',
             padding: '12px 16px',
             backgroundColor: '#f8fafc',
-            borderInlineStart: '4px solid #cbd5e1',
+            // on the side the text starts, by name: Gmail and Outlook drop border-inline-start
+            [rtl ? 'borderRight' : 'borderLeft']: '4px solid #cbd5e1',
             whiteSpace: 'pre-wrap',
             fontSize: '15px',
             lineHeight: '22px',

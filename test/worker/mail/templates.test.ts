@@ -166,6 +166,13 @@ describe.each([
       expect(m.html).toContain(env.AGENCY_ADDRESS)
       expect(m.from).toBe(env.MAIL_FROM)
       expect(m.to).toBe('reader@example.org')
+      // one-click unsubscribe on what a subscriber gets, never on a transactional e-mail or a test
+      const { category, test } = TEMPLATES[kind] as { category: string; test?: boolean }
+      expect('List-Unsubscribe' in m.headers).toBe(category === 'marketing' && !test)
+      // the agency's reply to a notice about a visitor reaches the visitor
+      expect(m.replyTo === booked.email).toBe(
+        ['agency_booking', 'agency_booking_changed', 'agency_contact'].includes(kind),
+      )
     },
   )
 
@@ -396,6 +403,8 @@ describe.each([
     expect(m.text).toContain('> We sell on Amazon.\n> Can you help <b>us</b>?')
     expect(m.html).toContain('Can you help &lt;b&gt;us&lt;/b&gt;?')
     expect(m.html).not.toContain('<b>us</b>')
+    // the quote's bar where the text starts, in a property every mail client keeps
+    expect(m.html).toContain(`border-${lang === 'ar' ? 'right' : 'left'}:4px solid`)
     expect(m.text).toContain('Analytical Engines')
   })
 })
