@@ -88,8 +88,9 @@ function byDay(slots: string[], zone: string, lang: string) {
 }
 
 /**
- * The built-in booking page (/book): 30-minute slots in the visitor's time zone. The server
- * renders them in the agency's zone (it cannot know the visitor's); the browser then switches.
+ * The built-in booking page (/book): slots of the desk's meeting length in the visitor's time
+ * zone. The server renders them in the agency's zone (it cannot know the visitor's); the
+ * browser then switches.
  */
 function BookingForm({
   slots: initialSlots,

@@ -16,6 +16,7 @@ import {
   type TestCalendar,
 } from './calendar'
 import { person } from './desk/helpers'
+import { visibleText } from '../fixtures/visible-text.mjs'
 import { lastMail, mailsTo, outboxRows, type Mail } from './inbox'
 
 // Booking against the agency's calendar (README: "Booking"), on the tests' Radicale: busy
@@ -125,6 +126,55 @@ describe('busy times from the agency’s calendar', () => {
     const after = await slotsOf(calendar.site)
     expect(after).not.toContain(plus(friday, 30))
     expect(after).toContain(plus(friday, 60))
+  })
+})
+
+describe('the meeting length the desk sets', () => {
+  it('is the one the booking page names; no page promises a 30-minute call', async () => {
+    const calendar = await newCalendar()
+    const staff = await person({ staff: true, secondFactor: true })
+    const saved = await siteFetch(calendar.site, '/desk/bookings/availability', {
+      method: 'POST',
+      headers: {
+        Cookie: staff.cookie,
+        Origin: SITE,
+        'Content-Type': 'application/x-www-form-urlencoded',
+      },
+      body: new URLSearchParams({
+        ...Object.fromEntries(
+          [1, 2, 3, 4, 5].flatMap((d) => [
+            [`open_${d}`, '1'],
+            [`start_${d}`, '09:00'],
+            [`end_${d}`, '17:00'],
+          ]),
+        ),
+        notice_hours: '12',
+        days_ahead: '14',
+        buffer: '0',
+        length: '60',
+        daily_max: '0',
+      }),
+    })
+    expect(saved.status).toBe(303)
+    for (const [lang, words] of [
+      ['en', /60 minutes/],
+      ['de', /60 Minuten/],
+      ['ar', /60 دقيقة/],
+    ] as const) {
+      const page = visibleText(
+        await (
+          await siteFetch(calendar.site, '/book', {
+            headers: { Cookie: `preferred-language=${lang}` },
+          })
+        ).text(),
+      )
+      expect(page, lang).toMatch(words)
+      expect(page, lang).not.toMatch(/\b30[\s-]?(minute|Minuten|دقيقة)/)
+    }
+    for (const path of ['/', '/about', '/services'])
+      expect(visibleText(await (await siteFetch(calendar.site, path)).text()), path).not.toMatch(
+        /30-minute|30 minutes/,
+      )
   })
 })
 

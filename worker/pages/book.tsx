@@ -18,14 +18,19 @@ import { bookingLinkProblem, formResult } from '../components/form-result'
 import { currentSlots, managedBooking } from '../services/bookings'
 import { errorPage } from '../render/error-page'
 
-/** The built-in booking page; `?embed=1` is the same page inside the scheduling dialog. */
+/**
+ * The built-in booking page; `?embed=1` is the same page inside the scheduling dialog. It says
+ * how long a call is from the desk's setting (`lengthMinutes`), never a fixed 30 minutes.
+ */
 export function BookPage({
   slots,
   agencyTimeZone,
+  lengthMinutes,
   embed,
 }: {
   slots: string[]
   agencyTimeZone: string
+  lengthMinutes: number
   embed: boolean
 }) {
   const { t, lang } = usePage()
@@ -48,7 +53,7 @@ export function BookPage({
         confirmedText: t('booking.confirmed_text', { email: '{{email}}', when: '{{when}}' }),
         addCalendar: t('booking.add_calendar'),
         manage: t('booking.manage_link'),
-        duration: t('booking.duration'),
+        duration: t.plural('booking.duration', lengthMinutes),
         honeypot: t('forms.honeypot'),
       }}
       notices={{

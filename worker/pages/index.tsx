@@ -29,6 +29,7 @@ import { AuthPage, ConfirmPage, ResetPage } from './auth'
 import { BlogListPage, BlogPostPage } from './blog'
 import { BookPage, serveInvitation, serveManageBooking } from './book'
 import { currentSlots } from '../services/bookings'
+import { readAvailability } from '../booking/slots'
 import { ContactPage } from './contact'
 import { FaqPage } from './faq'
 import { serveGuide } from './guide'
@@ -281,22 +282,31 @@ const handlers: Record<PagePath, Handler<AppEnv>> = {
 
   '/book': async (c) => {
     const embed = c.req.query('embed') === '1'
-    let free: { slots: string[]; timeZone: string }
+    let free: { slots: string[]; timeZone: string; lengthMinutes: number }
     try {
       free = await currentSlots(c)
     } catch (err) {
       // without the bookings table the page still offers the other ways to reach us
       console.error('D1 read failed', err)
-      free = { slots: [], timeZone: 'Europe/London' }
+      const { timeZone, lengthMinutes } = readAvailability(c.env)
+      free = { slots: [], timeZone, lengthMinutes }
     }
     const name = c.var.t('booking.title')
-    return c.render(<BookPage slots={free.slots} agencyTimeZone={free.timeZone} embed={embed} />, {
-      title: titled(c, name),
-      description: c.var.t('booking.meta_description'),
-      bare: embed,
-      canonicalPath: '/book',
-      jsonLd: [breadcrumbs(c, [{ name, path: '/book' }])],
-    })
+    return c.render(
+      <BookPage
+        slots={free.slots}
+        agencyTimeZone={free.timeZone}
+        lengthMinutes={free.lengthMinutes}
+        embed={embed}
+      />,
+      {
+        title: titled(c, name),
+        description: c.var.t('booking.meta_description'),
+        bare: embed,
+        canonicalPath: '/book',
+        jsonLd: [breadcrumbs(c, [{ name, path: '/book' }])],
+      },
+    )
   },
   '/book/:file{[0-9a-f-]+\\.ics}': serveInvitation,
   '/book/manage': serveManageBooking,
