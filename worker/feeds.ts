@@ -4,7 +4,7 @@ import type { Context } from 'hono'
 import { articleIndex, articles } from './content/live'
 import type { AppEnv } from './env'
 import { SOURCE_HEADER } from './render/cache-key'
-import { langHref } from './render/context'
+import { langHref, pageUrl } from './render/context'
 import { indexablePaths } from './routes'
 
 /**
@@ -27,8 +27,6 @@ const xml = (s: string) =>
  * so its text is escaped as HTML and then as XML; a reader decoding it once shows "<title>".
  */
 const asHtml = xml
-const urlIn = (site: string, path: string, lang: string) =>
-  site + (lang === 'en' ? path : langHref(path, lang))
 
 /**
  * Lists and feeds change with the desk's content: browsers and crawlers ask again each time
@@ -63,14 +61,14 @@ feeds.get('/sitemap.xml', async (c) => {
     const alternates = [
       ...langs.map(
         (l) =>
-          `    <xhtml:link rel="alternate" hreflang="${l}" href="${xml(urlIn(site, path, l))}"/>`,
+          `    <xhtml:link rel="alternate" hreflang="${l}" href="${xml(pageUrl(site, path, l))}"/>`,
       ),
       `    <xhtml:link rel="alternate" hreflang="x-default" href="${xml(site + path)}"/>`,
     ].join('\n')
     const lastmod = modified[path] ? `\n    <lastmod>${modified[path]}</lastmod>` : ''
     return langs.map(
       (l) =>
-        `  <url>\n    <loc>${xml(urlIn(site, path, l))}</loc>${lastmod}\n${alternates}\n  </url>`,
+        `  <url>\n    <loc>${xml(pageUrl(site, path, l))}</loc>${lastmod}\n${alternates}\n  </url>`,
     )
   })
   const body = `<?xml version="1.0" encoding="UTF-8"?>
@@ -100,7 +98,7 @@ feeds.get('/blog/rss.xml', async (c) => {
   const site = config.siteUrl
   const list = await articles(c)
   const items = list.map((a) => {
-    const link = urlIn(site, `/blog/${a.slug}`, lang)
+    const link = pageUrl(site, `/blog/${a.slug}`, lang)
     return `    <item>
       <title>${xml(a.texts.title)}</title>
       <link>${xml(link)}</link>
@@ -116,7 +114,7 @@ feeds.get('/blog/rss.xml', async (c) => {
 <rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom" xmlns:dc="http://purl.org/dc/elements/1.1/">
   <channel>
     <title>${xml(`${t('blog.title')} | ${t('meta.site_name')}`)}</title>
-    <link>${xml(urlIn(site, '/blog', lang))}</link>
+    <link>${xml(pageUrl(site, '/blog', lang))}</link>
     <description>${xml(t('blog.meta_description'))}</description>
     <language>${lang}</language>
     <atom:link href="${xml(self)}" rel="self" type="application/rss+xml"/>

@@ -1,6 +1,6 @@
 import type { Lang } from '../../client/lib/languages'
 /** Plan prices are in US dollars a month (the desk's plans). */
-const CURRENCY = 'USD'
+export const CURRENCY = 'USD'
 
 // Intl formatters cost far more to build than to use: one of each per language per isolate.
 type Formatter = Intl.NumberFormat | Intl.DateTimeFormat | Intl.DisplayNames

@@ -16,7 +16,7 @@ import { islandHtml } from './island-html'
 import { waitUntilOf } from './part-html'
 import { IslandHtmlContext } from '../../client/island'
 import type { AppEnv } from '../env'
-import { langHref, usePage } from './context'
+import { langHref, pageUrl, usePage } from './context'
 import { jsonLdScript, OG_LOCALE, ogImagePath, organization, type PageImage } from '../seo'
 
 declare module '@hono/react-renderer' {
@@ -167,7 +167,7 @@ function Document({
 }: DocumentProps) {
   const { t, lang, config, path, nonce, user } = usePage()
   const canonical = canonicalPath ?? path
-  const urlIn = (l: string) => config.siteUrl + (l === 'en' ? canonical : langHref(canonical, l))
+  const urlIn = (l: string) => pageUrl(config.siteUrl, canonical, l)
   return (
     <html lang={lang} dir={dirOf(lang)} data-lang-source={langSource}>
       <head>
@@ -187,6 +187,11 @@ function Document({
         <meta property="og:description" content={description} />
         <meta property="og:url" content={urlIn(lang)} />
         <meta property="og:locale" content={OG_LOCALE[lang]} />
+        {languages
+          .filter((l) => l !== lang)
+          .map((l) => (
+            <meta key={l} property="og:locale:alternate" content={OG_LOCALE[l]} />
+          ))}
         <meta property="og:image" content={config.siteUrl + ogImagePath(image, lang)} />
         <meta property="og:image:width" content={String(CARD_WIDTH)} />
         <meta property="og:image:height" content={String(CARD_HEIGHT)} />
