@@ -325,6 +325,21 @@ describe('an article’s pictures', { timeout: 60_000 }, () => {
     expect(inBody).toMatch(
       /<img src="\/media\/[0-9a-f]{32}-400\.webp" srcset="[^"]+ 400w" sizes="[^"]+" width="400" height="600" alt="A red band on grey" loading="lazy"/,
     )
+    // search engines read the cover, at its size, beside the social card
+    const graph = JSON.parse(
+      /<script type="application\/ld\+json"[^>]*>(.*?)<\/script>/.exec(page)![1]!,
+    ) as { '@graph': { '@type': string; image?: { url: string }[] }[] }
+    const posting = graph['@graph'].find((n) => n['@type'] === 'BlogPosting')!
+    expect(posting.image).toEqual([
+      { '@type': 'ImageObject', url: `${SITE}/og/blog-en.jpg`, width: 1200, height: 630 },
+      {
+        '@type': 'ImageObject',
+        url: expect.stringMatching(new RegExp(`^${SITE}/media/[0-9a-f]{32}\\.jpg$`)),
+        width: 4032,
+        height: 3024,
+      },
+    ])
+    await served(posting.image![1]!.url.replace(`${SITE}/media/`, ''))
   })
 })
 
