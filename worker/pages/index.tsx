@@ -275,6 +275,7 @@ const handlers: Record<PagePath, Handler<AppEnv>> = {
       image,
       ogType: 'article',
       languages: a.langs,
+      contentLang: a.lang,
       // an article shown in English under another language's address is not that page
       noindex: a.lang !== lang,
       jsonLd: [

@@ -40,6 +40,8 @@ declare module '@hono/react-renderer' {
     noindex?: boolean
     /** The languages the page exists in (an article's translations); default all six. */
     languages?: readonly Lang[]
+    /** The language of what it shows, where that is not the page's (an untranslated article). */
+    contentLang?: Lang
   }
 }
 
@@ -72,6 +74,7 @@ export function renderer(): MiddlewareHandler<AppEnv> {
         jsonLd,
         noindex,
         languages,
+        contentLang,
       }) => (
         // a page the edge cache keeps is every anonymous visitor's: its islands can be pasted
         <IslandHtmlContext.Provider value={c.get('pageOutput') ? islandHtml(waitUntilOf(c)) : null}>
@@ -86,6 +89,7 @@ export function renderer(): MiddlewareHandler<AppEnv> {
             jsonLd={jsonLdScript([organization(c), ...(jsonLd ?? [])])}
             noindex={noindex || c.var.noindex}
             languages={languages ?? LANGS}
+            contentLang={contentLang}
             quiet={c.var.quiet}
             consent={consentOf(c)}
             flash={takeFlash(c)}
@@ -136,6 +140,7 @@ interface DocumentProps {
   jsonLd: string
   noindex?: boolean
   languages: readonly Lang[]
+  contentLang?: Lang
   /** No splash, welcome popup or floating buttons: a page the visitor came to for one errand. */
   quiet?: boolean
   consent: Consent
@@ -158,6 +163,7 @@ function Document({
   jsonLd,
   noindex,
   languages,
+  contentLang,
   quiet = false,
   consent,
   flash,
@@ -168,6 +174,8 @@ function Document({
   const { t, lang, config, path, nonce, user } = usePage()
   const canonical = canonicalPath ?? path
   const urlIn = (l: string) => pageUrl(config.siteUrl, canonical, l)
+  // a card shared from it is in the language of its text
+  const shown = contentLang ?? lang
   return (
     <html lang={lang} dir={dirOf(lang)} data-lang-source={langSource}>
       <head>
@@ -186,9 +194,9 @@ function Document({
         <meta property="og:title" content={title} />
         <meta property="og:description" content={description} />
         <meta property="og:url" content={urlIn(lang)} />
-        <meta property="og:locale" content={OG_LOCALE[lang]} />
+        <meta property="og:locale" content={OG_LOCALE[shown]} />
         {languages
-          .filter((l) => l !== lang)
+          .filter((l) => l !== shown)
           .map((l) => (
             <meta key={l} property="og:locale:alternate" content={OG_LOCALE[l]} />
           ))}

@@ -322,6 +322,44 @@ describe('the feeds', () => {
     expect(html).not.toMatch(/<img|<title/)
     expect(decode(html)).toBe(excerpt)
   })
+
+  it('list an article only in the languages it has; under another, its page says which it is in', async () => {
+    const fields = article({ 'text.title': 'Ventes & «marges» <en> اختبار' })
+    await itemOf(await save('/desk/content/article/new', { ...fields, action: 'publish' }))
+    const path = `/blog/${fields.slug}`
+    const sitemap = new XMLParser({
+      ignoreAttributes: false,
+      isArray: (name) => name === 'url' || name === 'xhtml:link',
+    }).parse(await (await get('/sitemap.xml')).text()).urlset.url as {
+      loc: string
+      'xhtml:link': { '@_hreflang': string; '@_href': string }[]
+    }[]
+    const listed = sitemap.filter((u) => u.loc.startsWith(SITE + path))
+    expect(listed.map((u) => u.loc)).toEqual([SITE + path])
+    expect(listed[0]!['xhtml:link'].map((l) => [l['@_hreflang'], l['@_href']])).toEqual([
+      ['en', SITE + path],
+      ['x-default', SITE + path],
+    ])
+    const titles = async (lang: string) => {
+      const rss = new XMLParser().parse(await (await get(`/blog/rss.xml?lang=${lang}`)).text())
+      return (rss.rss.channel.item as { title: string }[]).map((i) => i.title)
+    }
+    expect(await titles('en')).toContain(fields['text.title'])
+    expect(await titles('de')).not.toContain(fields['text.title'])
+    // shown in English under the German address: not listed, and its card is the English text's
+    const page = await (await get(`${path}?lang=de`)).text()
+    expect(page).toContain('<meta name="robots" content="noindex"/>')
+    expect(page).toContain('<meta property="og:locale" content="en_GB"/>')
+    expect(page).not.toContain('og:locale:alternate')
+    const graph = JSON.parse(
+      /<script type="application\/ld\+json"[^>]*>(.*?)<\/script>/.exec(page)![1]!,
+    ) as { '@graph': Record<string, unknown>[] }
+    expect(graph['@graph'].find((n) => n['@type'] === 'BlogPosting')).toMatchObject({
+      headline: fields['text.title'],
+      url: SITE + path,
+      inLanguage: 'en',
+    })
+  })
 })
 
 /** A desk page's HTML text or attribute, as the browser reads it. */
