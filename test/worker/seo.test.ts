@@ -1,5 +1,6 @@
 import { SELF } from 'cloudflare:test'
 import { XMLParser, XMLValidator } from 'fast-xml-parser'
+import { imageSize } from 'image-size'
 import { describe, expect, it } from 'vitest'
 import { LANGS } from '../../client/lib/languages'
 import { ARTICLES } from '../routes'
@@ -7,8 +8,18 @@ import { articleTexts } from './content'
 import { indexablePaths } from '../../worker/routes'
 import { OG_LOCALE } from '../../worker/seo'
 import { formatPrice } from '../../worker/i18n/format'
+import favicon from '../../public/favicon.svg?inline'
+import icon192 from '../../public/icons/icon-192.png?inline'
+import icon512 from '../../public/icons/icon-512.png?inline'
+import iconMaskable from '../../public/icons/icon-maskable-512.png?inline'
 
 const SITE = 'https://example.com'
+const PUBLIC_ICONS: Record<string, string> = {
+  '/icons/icon-192.png': icon192,
+  '/icons/icon-512.png': icon512,
+  '/icons/icon-maskable-512.png': iconMaskable,
+  '/favicon.svg': favicon,
+}
 const get = (path: string) => SELF.fetch(SITE + path)
 
 type Head = {
@@ -96,6 +107,12 @@ describe('every article in every language', () => {
         // its own card: the title beside its illustration (npm run og-images)
         expect(h.meta['og:image']).toBe(`${SITE}/og/blog/${slug}-${lang}.jpg`)
         expect(h.meta['twitter:card']).toBe('summary_large_image')
+        // the article's own properties, as LinkedIn and Facebook read them
+        expect(h.meta).toMatchObject({
+          'article:published_time': a.published,
+          'article:modified_time': a.updated,
+        })
+        expect(h.meta['article:section']).toBeTruthy()
         // the card's languages: this one, and each other the article exists in
         expect(h.locale).toBe(OG_LOCALE[lang])
         expect(h.localeAlternates.sort()).toEqual(
@@ -261,6 +278,40 @@ describe('sitemap, robots and RSS', () => {
       expect(u['xhtml:link'].map((l) => l['@_hreflang']).sort()).toEqual(
         [...LANGS, 'x-default'].sort(),
       )
+  })
+
+  it('hands browsers a manifest in each language, right to left in Arabic, with icons that exist at their sizes', async () => {
+    for (const lang of LANGS) {
+      const res = await get(`/manifest.webmanifest?lang=${lang}`)
+      expect(res.headers.get('content-type')).toMatch(/application\/manifest\+json/)
+      const manifest = (await res.json()) as {
+        name: string
+        short_name: string
+        description: string
+        lang: string
+        dir: string
+        start_url: string
+        icons: { src: string; sizes: string; type: string }[]
+      }
+      expect(manifest).toMatchObject({
+        lang,
+        dir: lang === 'ar' ? 'rtl' : 'ltr',
+        start_url: lang === 'en' ? '/' : `/?lang=${lang}`,
+      })
+      expect(manifest.description).toBe((await head(`/?lang=${lang}`)).description)
+      expect(manifest.short_name.length).toBeLessThanOrEqual(manifest.name.length)
+      if (lang !== 'en') continue
+      // the files in public/ (the tests' workerd serves no assets), of the type and size said
+      for (const icon of manifest.icons) {
+        const file = PUBLIC_ICONS[icon.src]
+        expect(file, icon.src).toBeDefined()
+        expect(file!.startsWith(`data:${icon.type}`), icon.src).toBe(true)
+        if (icon.sizes === 'any') continue
+        const bytes = Uint8Array.from(atob(file!.split(',')[1]!), (c) => c.charCodeAt(0))
+        const { width, height } = imageSize(bytes)
+        expect(`${width}x${height}`, icon.src).toBe(icon.sizes)
+      }
+    }
   })
 
   it('tells crawlers where the sitemap is and what to skip', async () => {

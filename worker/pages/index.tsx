@@ -269,6 +269,7 @@ const handlers: Record<PagePath, Handler<AppEnv>> = {
         ? `blog/${a.slug}`
         : 'blog'
     const published = a.published.slice(0, 10)
+    const updated = a.shared.updated ?? published
     return c.render(<BlogPostPage a={a} related={relatedTo(a.slug, a.shared.category, list)} />, {
       title: titled(c, a.texts.title),
       description: a.texts.description,
@@ -276,6 +277,11 @@ const handlers: Record<PagePath, Handler<AppEnv>> = {
       ogType: 'article',
       languages: a.langs,
       contentLang: a.lang,
+      article: {
+        published,
+        modified: updated,
+        section: a.texts.category_label,
+      },
       // an article shown in English under another language's address is not that page
       noindex: a.lang !== lang,
       jsonLd: [
@@ -291,7 +297,7 @@ const handlers: Record<PagePath, Handler<AppEnv>> = {
           image,
           cover: a.shared.cover,
           published,
-          updated: a.shared.updated ?? published,
+          updated,
         }),
       ],
     })

@@ -42,7 +42,16 @@ declare module '@hono/react-renderer' {
     languages?: readonly Lang[]
     /** The language of what it shows, where that is not the page's (an untranslated article). */
     contentLang?: Lang
+    /** An article's dates, section and author, for the card of og:type article. */
+    article?: ArticleMeta
   }
+}
+
+/** Open Graph's article properties (https://ogp.me/#type_article; its author would be a profile's URL, which we have none of). */
+interface ArticleMeta {
+  published: string
+  modified: string
+  section: string
 }
 
 /** Reads and forgets the notice the previous response left for this page. */
@@ -75,6 +84,7 @@ export function renderer(): MiddlewareHandler<AppEnv> {
         noindex,
         languages,
         contentLang,
+        article,
       }) => (
         // a page the edge cache keeps is every anonymous visitor's: its islands can be pasted
         <IslandHtmlContext.Provider value={c.get('pageOutput') ? islandHtml(waitUntilOf(c)) : null}>
@@ -90,6 +100,7 @@ export function renderer(): MiddlewareHandler<AppEnv> {
             noindex={noindex || c.var.noindex}
             languages={languages ?? LANGS}
             contentLang={contentLang}
+            article={article}
             quiet={c.var.quiet}
             consent={consentOf(c)}
             flash={takeFlash(c)}
@@ -141,6 +152,7 @@ interface DocumentProps {
   noindex?: boolean
   languages: readonly Lang[]
   contentLang?: Lang
+  article?: ArticleMeta
   /** No splash, welcome popup or floating buttons: a page the visitor came to for one errand. */
   quiet?: boolean
   consent: Consent
@@ -164,6 +176,7 @@ function Document({
   noindex,
   languages,
   contentLang,
+  article,
   quiet = false,
   consent,
   flash,
@@ -204,6 +217,13 @@ function Document({
         <meta property="og:image:width" content={String(CARD_WIDTH)} />
         <meta property="og:image:height" content={String(CARD_HEIGHT)} />
         <meta property="og:image:alt" content={title} />
+        {article && (
+          <>
+            <meta property="article:published_time" content={article.published} />
+            <meta property="article:modified_time" content={article.modified} />
+            <meta property="article:section" content={article.section} />
+          </>
+        )}
         <meta name="twitter:card" content="summary_large_image" />
         <meta name="twitter:title" content={title} />
         <meta name="twitter:description" content={description} />
