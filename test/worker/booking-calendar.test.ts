@@ -629,11 +629,14 @@ describe('the agency’s calendar feed', () => {
       const parsed = new ICAL.Component(ICAL.parse(text))
       return {
         name: parsed.getFirstPropertyValue('x-wr-calname'),
+        refresh: String(parsed.getFirstPropertyValue('refresh-interval')),
         events: parsed.getAllSubcomponents('vevent').map((e) => new ICAL.Event(e)),
       }
     }
     const before = await feed()
     expect(before.name).toBe('Buchungen bei Northstar Growth')
+    // asked for again as often as the response may be kept, not at the app's whim (up to a day)
+    expect(before.refresh).toBe('PT5M')
     const event = before.events.find((e) => e.summary === `Beratung: ${name}`)
     expect(event, 'the booking, its name decoded once').toBeDefined()
     expect(event!.description).toContain(`Name: ${name}`)

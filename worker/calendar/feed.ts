@@ -30,6 +30,9 @@ export async function feedToken(db: D1Database, renew = false) {
   return row!.value
 }
 
+/** A new booking reaches a subscribed calendar app within this (apps that obey it). */
+const FEED_REFRESH_MINUTES = 5
+
 export async function calendarFeed(c: Context<AppEnv>) {
   const token = c.req.query('token') ?? ''
   if (!token || !(await sameToken(token, await feedToken(c.env.DB)))) return c.notFound()
@@ -38,11 +41,14 @@ export async function calendarFeed(c: Context<AppEnv>) {
   // named in the agency's language, as its events are: a calendar app's request says nothing of it
   const ics = calendarFile(
     bookings.map((b) => agencyEventOf(c.env, b, c.var.config.siteUrl)),
-    { name: createTranslator(agencyLanguage(c.env))('desk_bookings.feed_name') },
+    {
+      name: createTranslator(agencyLanguage(c.env))('desk_bookings.feed_name'),
+      refreshMinutes: FEED_REFRESH_MINUTES,
+    },
   )
   return c.body(ics, 200, {
     'Content-Type': 'text/calendar; charset=utf-8',
-    'Cache-Control': 'private, max-age=300',
+    'Cache-Control': `private, max-age=${FEED_REFRESH_MINUTES * 60}`,
     'X-Robots-Tag': 'noindex',
   })
 }
