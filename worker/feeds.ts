@@ -1,4 +1,5 @@
 import { Hono } from 'hono'
+import { etag } from 'hono/etag'
 import { dirOf, LANGS } from '../client/lib/languages'
 import type { Context } from 'hono'
 import { articleIndex, articles } from './content/live'
@@ -45,6 +46,11 @@ const listing = (c: Context<AppEnv>, body: string, type: string) =>
       ? { [SOURCE_HEADER]: c.var.contentSource, 'Cache-Control': 'no-store' }
       : { 'Cache-Control': FRESH }),
   })
+
+// "must-revalidate" needs a validator: a crawler or feed reader asking again with the ETag it
+// has gets 304 and no body while nothing changed (feed readers ask every few minutes)
+feeds.use('/sitemap.xml', etag())
+feeds.use('/blog/rss.xml', etag())
 
 feeds.get('/sitemap.xml', async (c) => {
   const site = c.var.config.siteUrl

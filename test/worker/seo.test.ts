@@ -258,6 +258,12 @@ describe('sitemap, robots and RSS', () => {
   it('lists every page in every language with its alternates, as valid XML', async () => {
     const res = await get('/sitemap.xml')
     expect(res.headers.get('content-type')).toMatch(/application\/xml/)
+    // asked again with its ETag, unchanged: 304, no body
+    const again = await SELF.fetch(`${SITE}/sitemap.xml`, {
+      headers: { 'If-None-Match': res.headers.get('ETag')! },
+    })
+    expect(again.status).toBe(304)
+    expect(again.headers.get('Cache-Control')).toBe('public, max-age=0, must-revalidate')
     const body = await res.text()
     expect(XMLValidator.validate(body)).toBe(true)
     const doc = new XMLParser({

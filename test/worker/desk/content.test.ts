@@ -345,6 +345,21 @@ describe('the feeds', () => {
       return (rss.rss.channel.item as { title: string }[]).map((i) => i.title)
     }
     expect(await titles('en')).toContain(fields['text.title'])
+    // a reader asking again with what it has gets "not modified", until an article is published
+    const tag = (await get('/blog/rss.xml?lang=en')).headers.get('ETag')!
+    expect(tag).toMatch(/^"[0-9a-f]+"$/)
+    const again = await SELF.fetch(`${SITE}/blog/rss.xml?lang=en`, {
+      headers: { 'If-None-Match': tag },
+    })
+    expect(again.status).toBe(304)
+    expect(await again.text()).toBe('')
+    const next = article()
+    await itemOf(await save('/desk/content/article/new', { ...next, action: 'publish' }))
+    const changed = await SELF.fetch(`${SITE}/blog/rss.xml?lang=en`, {
+      headers: { 'If-None-Match': tag },
+    })
+    expect(changed.status).toBe(200)
+    expect(await changed.text()).toContain(next['text.title'])
     expect(await titles('de')).not.toContain(fields['text.title'])
     // shown in English under the German address: not listed, and its card is the English text's
     const page = await (await get(`${path}?lang=de`)).text()
