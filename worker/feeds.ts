@@ -1,8 +1,10 @@
 import { Hono } from 'hono'
 import { etag } from 'hono/etag'
-import { dirOf, LANGS } from '../client/lib/languages'
+import { dirOf, LANGS, type Lang } from '../client/lib/languages'
+import { CARD_HEIGHT, CARD_WIDTH, sizeName } from '../client/lib/media-picture'
+import { ogImagePath } from './seo'
 import type { Context } from 'hono'
-import { articleIndex, articles } from './content/live'
+import { articleIndex, articles, currentCard, type Article } from './content/live'
 import type { AppEnv } from './env'
 import { SOURCE_HEADER } from './render/cache-key'
 import { langHref, pageUrl } from './render/context'
@@ -98,6 +100,33 @@ Sitemap: ${c.var.config.siteUrl}/sitemap.xml
   return c.text(body, 200, { 'Cache-Control': 'public, max-age=3600' })
 })
 
+/**
+ * The picture a feed reader shows beside an item (Media RSS): the cover's size nearest 960
+ * pixels, else the article's social card, else none. Absolute, with its size.
+ */
+function feedPicture(a: Article, lang: Lang) {
+  const cover = a.shared.cover
+  if (cover?.widths?.length) {
+    const width = [...cover.widths].reverse().find((w) => w <= 960) ?? cover.widths[0]!
+    return {
+      path: `/media/${sizeName(cover.name, width, 'webp')}`,
+      type: 'image/webp',
+      width,
+      height: Math.round((cover.height * width) / cover.width),
+    }
+  }
+  const card = currentCard(a)
+  const image = card ? { media: card.name } : a.shared.artwork ? (`blog/${a.slug}` as const) : null
+  return (
+    image && {
+      path: ogImagePath(image, lang),
+      type: 'image/jpeg',
+      width: CARD_WIDTH,
+      height: CARD_HEIGHT,
+    }
+  )
+}
+
 /** The articles that exist in the feed's language (`?lang=`), newest first. */
 feeds.get('/blog/rss.xml', async (c) => {
   const { t, lang, config } = c.var
@@ -105,6 +134,10 @@ feeds.get('/blog/rss.xml', async (c) => {
   const list = await articles(c)
   const items = list.map((a) => {
     const link = pageUrl(site, `/blog/${a.slug}`, lang)
+    const picture = feedPicture(a, lang)
+    const media = picture
+      ? `\n      <media:content url="${xml(site + picture.path)}" medium="image" type="${picture.type}" width="${picture.width}" height="${picture.height}"/>`
+      : ''
     return `    <item>
       <title>${xml(a.texts.title)}</title>
       <link>${xml(link)}</link>
@@ -112,12 +145,12 @@ feeds.get('/blog/rss.xml', async (c) => {
       <pubDate>${new Date(a.published).toUTCString()}</pubDate>
       <dc:creator>${xml(a.texts.author)}</dc:creator>
       <category>${xml(a.texts.category_label)}</category>
-      <description>${xml(asHtml(a.texts.excerpt))}</description>
+      <description>${xml(asHtml(a.texts.excerpt))}</description>${media}
     </item>`
   })
   const self = `${site}/blog/rss.xml?lang=${lang}`
   const body = `<?xml version="1.0" encoding="UTF-8"?>
-<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom" xmlns:dc="http://purl.org/dc/elements/1.1/">
+<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:media="http://search.yahoo.com/mrss/">
   <channel>
     <title>${xml(`${t('blog.title')} | ${t('meta.site_name')}`)}</title>
     <link>${xml(pageUrl(site, '/blog', lang))}</link>

@@ -340,6 +340,17 @@ describe('an article’s pictures', { timeout: 60_000 }, () => {
       },
     ])
     await served(posting.image![1]!.url.replace(`${SITE}/media/`, ''))
+    // a feed reader shows the cover's size the page's <img> falls back to, absolute
+    const feed = await (await SELF.fetch(`${SITE}/blog/rss.xml?lang=en`)).text()
+    const item = new RegExp(
+      `<item>(?:(?!</item>).)*?/blog/${slug}<(?:(?!</item>).)*</item>`,
+      's',
+    ).exec(feed)![0]
+    const src = /<img src="(\/media\/[0-9a-f]{32}-960\.webp)"/.exec(cover)![1]!
+    expect(item).toContain(
+      `<media:content url="${SITE}${src}" medium="image" type="image/webp" width="960" height="720"/>`,
+    )
+    expect((await served(src.slice('/media/'.length))).type).toBe('image/webp')
   })
 })
 

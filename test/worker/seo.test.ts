@@ -350,7 +350,16 @@ describe('sitemap, robots and RSS', () => {
         )
         expect(item.pubDate).toMatch(RFC_822)
         expect(item.guid['#text']).toBe(item.link)
-        expect(item.title).toBe(texts[item.link.replace(/^.*\/blog\/|\?.*$/g, '')].title)
+        const slug = item.link.replace(/^.*\/blog\/|\?.*$/g, '')
+        expect(item.title).toBe(texts[slug].title)
+        // the picture a reader shows beside it: the article's card, as it is shared
+        expect(item['media:content']).toEqual({
+          '@_url': `${SITE}/og/blog/${slug}-${lang}.jpg`,
+          '@_medium': 'image',
+          '@_type': 'image/jpeg',
+          '@_width': '1200',
+          '@_height': '630',
+        })
       }
     }
   })
