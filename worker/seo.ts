@@ -27,9 +27,14 @@ export const ogImagePath = (image: PageImage, lang: Lang) =>
 
 type Thing = Record<string, unknown>
 
+/** Whether a social link names a profile: a path past the network's home page. */
+const isProfile = (url: string) =>
+  URL.canParse(url) && new URL(url).pathname.replace(/\/+$/, '') !== ''
+
 /** The agency, referenced by @id from every other node. */
 export function organization(c: Context<AppEnv>): Thing {
   const { config, t } = c.var
+  const profiles = Object.values(config.social).filter(isProfile)
   return {
     '@type': 'ProfessionalService',
     '@id': `${config.siteUrl}/#organization`,
@@ -45,7 +50,8 @@ export function organization(c: Context<AppEnv>): Thing {
       { '@type': 'PostalAddress', addressCountry: 'GB' },
       { '@type': 'PostalAddress', addressCountry: 'NG' },
     ],
-    sameAs: Object.values(config.social),
+    // the agency's own profiles: a network's home page (the default of SOCIAL_*) is not one
+    ...(profiles.length ? { sameAs: profiles } : {}),
     // No aggregateRating: the 4.9/5 figure is not backed by reviews shown on the site.
   }
 }

@@ -1,4 +1,4 @@
-import { SELF } from 'cloudflare:test'
+import { createExecutionContext, env, SELF, waitOnExecutionContext } from 'cloudflare:test'
 import { XMLParser, XMLValidator } from 'fast-xml-parser'
 import { imageSize } from 'image-size'
 import { describe, expect, it } from 'vitest'
@@ -6,6 +6,7 @@ import { LANGS } from '../../client/lib/languages'
 import { ARTICLES } from '../routes'
 import { articleTexts } from './content'
 import { indexablePaths } from '../../worker/routes'
+import worker from '../../worker/index'
 import { OG_LOCALE } from '../../worker/seo'
 import { formatPrice } from '../../worker/i18n/format'
 import favicon from '../../public/favicon.svg?inline'
@@ -196,7 +197,28 @@ describe('every page', () => {
     }
     expect(org.name).toBe('Northstar Growth')
     expect(org.email).toMatch(/@/)
-    expect(org.sameAs).toHaveLength(5)
+    // the networks' home pages (SOCIAL_* unset) are not the agency's profiles
+    expect(org).not.toHaveProperty('sameAs')
+    const ctx = createExecutionContext()
+    const withProfiles = await worker.fetch(
+      new Request(`${SITE}/`),
+      {
+        ...env,
+        SOCIAL_INSTAGRAM: 'https://www.instagram.com/northstargrowth/',
+        SOCIAL_LINKEDIN: 'https://www.linkedin.com/company/northstar-growth',
+      },
+      ctx,
+    )
+    await waitOnExecutionContext(ctx)
+    const graph = JSON.parse(
+      /<script type="application\/ld\+json"[^>]*>(.*?)<\/script>/.exec(
+        await withProfiles.text(),
+      )![1]!,
+    ) as { '@graph': { '@type': string; sameAs?: string[] }[] }
+    expect(ofType(graph['@graph'], 'ProfessionalService')[0]!.sameAs).toEqual([
+      'https://www.instagram.com/northstargrowth/',
+      'https://www.linkedin.com/company/northstar-growth',
+    ])
 
     const amazon = await head('/services/amazon?lang=de')
     expect(ofType(amazon.ld, 'Service')[0]).toMatchObject({
