@@ -179,6 +179,9 @@ feeds.get('/manifest.webmanifest', (c) => {
     description: t('meta.home_description'),
     lang,
     dir: dirOf(lang),
+    // one app in every language: without an id, a browser takes start_url (which names the
+    // language) as the app's identity, and the site installed in Arabic is another app
+    id: '/',
     start_url: lang === 'en' ? '/' : langHref('/', lang),
     scope: '/',
     display: 'browser',

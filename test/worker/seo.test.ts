@@ -322,6 +322,8 @@ describe('sitemap, robots and RSS', () => {
         icons: { src: string; sizes: string; type: string }[]
       }
       expect(manifest).toMatchObject({
+        // the same app whatever the language it was installed in
+        id: '/',
         lang,
         dir: lang === 'ar' ? 'rtl' : 'ltr',
         start_url: lang === 'en' ? '/' : `/?lang=${lang}`,
