@@ -366,6 +366,11 @@ describe('the feeds', () => {
     expect(page).toContain('<meta name="robots" content="noindex"/>')
     expect(page).toContain('<meta property="og:locale" content="en_GB"/>')
     expect(page).not.toContain('og:locale:alternate')
+    // its title decoded once, as a crawler decodes it, is the title as typed
+    const meta = (p: string) =>
+      decode(new RegExp(`<meta (?:property|name)="${p}" content="([^"]*)"`).exec(page)![1]!)
+    expect(meta('og:title')).toBe(`${fields['text.title']} | Northstar Growth`)
+    expect(meta('twitter:image:alt')).toBe(meta('og:title'))
     const graph = JSON.parse(
       /<script type="application\/ld\+json"[^>]*>(.*?)<\/script>/.exec(page)![1]!,
     ) as { '@graph': Record<string, unknown>[] }
