@@ -294,6 +294,7 @@ describe('sitemap, robots and RSS', () => {
     }).parse(body)
     const urls = doc.urlset.url as {
       loc: string
+      lastmod?: string
       'xhtml:link': { '@_hreflang': string; '@_href': string }[]
     }[]
     // the fixed pages and the nine published articles, each in its six languages
@@ -306,6 +307,12 @@ describe('sitemap, robots and RSS', () => {
       expect(u['xhtml:link'].map((l) => l['@_hreflang']).sort()).toEqual(
         [...LANGS, 'x-default'].sort(),
       )
+    // an article's last change: a W3C date, the one its page's BlogPosting says
+    const texts = await articleTexts('en')
+    for (const u of urls.filter((u) => u.loc.includes('/blog/'))) {
+      const slug = u.loc.replace(/^.*\/blog\/|\?.*$/g, '')
+      expect(u.lastmod, u.loc).toBe(texts[slug]!.updated)
+    }
   })
 
   it('hands browsers a manifest in each language, right to left in Arabic, with icons that exist at their sizes', async () => {
