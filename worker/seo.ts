@@ -3,7 +3,7 @@ import type { Lang } from '../client/lib/languages'
 import type { AppEnv } from './env'
 import { CARD_HEIGHT, CARD_WIDTH, type MediaPicture } from '../client/lib/media-picture'
 import { pageUrl } from './render/context'
-import { CURRENCY } from './i18n/format'
+import { CURRENCY, formatList } from './i18n/format'
 
 /**
  * Open Graph image of each page type, and each article's own: the seeded articles' drawn at build
@@ -133,7 +133,7 @@ export function planOffers(
       itemOffered: {
         '@type': 'Service',
         name: p.name,
-        description: p.features.join('; '),
+        description: formatList(lang, p.features),
         provider: { '@id': `${config.siteUrl}/#organization` },
       },
       ...(p.price === null

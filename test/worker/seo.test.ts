@@ -245,7 +245,7 @@ describe('every page', () => {
           url: string
           price?: number
           priceCurrency?: string
-          itemOffered: { '@type': string; name: string }
+          itemOffered: { '@type': string; name: string; description: string }
         }[]
       }[]
       const shown = [...page.matchAll(/<h2 class="m-0 text-xl font-bold">([^<]+)<\/h2>/g)].map(
@@ -257,6 +257,9 @@ describe('every page', () => {
       for (const offer of catalog!.itemListElement) {
         expect(offer.url).toBe(langUrl('/pricing', lang))
         expect(offer.itemOffered).toMatchObject({ '@type': 'Service', name: offer.name })
+        // its features joined as the language joins a list (no "; " in Arabic)
+        expect(offer.itemOffered.description).toMatch(lang === 'ar' ? / و/ : /\S/)
+        expect(offer.itemOffered.description).not.toContain(';')
         if (offer.price === undefined) continue
         expect(offer.priceCurrency).toBe('USD')
         expect(page).toContain(formatPrice(lang, offer.price))
