@@ -189,7 +189,7 @@ export function blogPosting(
     mainEntityOfPage: url,
     // its card, and its cover as uploaded (search engines prefer one of 1200 pixels or more)
     image: [
-      picture(ogImagePath(p.image, lang), CARD_WIDTH, CARD_HEIGHT),
+      picture(ogImagePath(p.image, p.inLanguage ?? lang), CARD_WIDTH, CARD_HEIGHT),
       ...(p.cover ? [picture(`/media/${p.cover.name}`, p.cover.width, p.cover.height)] : []),
     ],
     author: { '@type': 'Person', name: p.author },

@@ -213,7 +213,7 @@ function Document({
           .map((l) => (
             <meta key={l} property="og:locale:alternate" content={OG_LOCALE[l]} />
           ))}
-        <meta property="og:image" content={config.siteUrl + ogImagePath(image, lang)} />
+        <meta property="og:image" content={config.siteUrl + ogImagePath(image, shown)} />
         <meta property="og:image:width" content={String(CARD_WIDTH)} />
         <meta property="og:image:height" content={String(CARD_HEIGHT)} />
         <meta property="og:image:alt" content={title} />
@@ -227,7 +227,7 @@ function Document({
         <meta name="twitter:card" content="summary_large_image" />
         <meta name="twitter:title" content={title} />
         <meta name="twitter:description" content={description} />
-        <meta name="twitter:image" content={config.siteUrl + ogImagePath(image, lang)} />
+        <meta name="twitter:image" content={config.siteUrl + ogImagePath(image, shown)} />
         <meta name="twitter:image:alt" content={title} />
         <script
           type="application/ld+json"

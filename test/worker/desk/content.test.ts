@@ -365,6 +365,7 @@ describe('the feeds', () => {
     const page = await (await get(`${path}?lang=de`)).text()
     expect(page).toContain('<meta name="robots" content="noindex"/>')
     expect(page).toContain('<meta property="og:locale" content="en_GB"/>')
+    expect(page).toContain(`<meta property="og:image" content="${SITE}/og/blog-en.jpg"/>`)
     expect(page).not.toContain('og:locale:alternate')
     // its title decoded once, as a crawler decodes it, is the title as typed
     const meta = (p: string) =>
@@ -378,6 +379,7 @@ describe('the feeds', () => {
       headline: fields['text.title'],
       url: SITE + path,
       inLanguage: 'en',
+      image: [{ url: `${SITE}/og/blog-en.jpg` }],
     })
   })
 })
