@@ -1,10 +1,13 @@
 import { Hono } from 'hono'
-import { dirOf, LANGS } from '../client/lib/languages'
+import { etag } from 'hono/etag'
+import { dirOf, LANGS, type Lang } from '../client/lib/languages'
+import { CARD_HEIGHT, CARD_WIDTH, sizeName } from '../client/lib/media-picture'
+import { ogImagePath } from './seo'
 import type { Context } from 'hono'
-import { articleIndex, articles } from './content/live'
+import { articleIndex, articles, currentCard, type Article } from './content/live'
 import type { AppEnv } from './env'
 import { SOURCE_HEADER } from './render/cache-key'
-import { langHref } from './render/context'
+import { langHref, pageUrl } from './render/context'
 import { indexablePaths } from './routes'
 
 /**
@@ -27,8 +30,6 @@ const xml = (s: string) =>
  * so its text is escaped as HTML and then as XML; a reader decoding it once shows "<title>".
  */
 const asHtml = xml
-const urlIn = (site: string, path: string, lang: string) =>
-  site + (lang === 'en' ? path : langHref(path, lang))
 
 /**
  * Lists and feeds change with the desk's content: browsers and crawlers ask again each time
@@ -48,6 +49,11 @@ const listing = (c: Context<AppEnv>, body: string, type: string) =>
       : { 'Cache-Control': FRESH }),
   })
 
+// "must-revalidate" needs a validator: a crawler or feed reader asking again with the ETag it
+// has gets 304 and no body while nothing changed (feed readers ask every few minutes)
+feeds.use('/sitemap.xml', etag())
+feeds.use('/blog/rss.xml', etag())
+
 feeds.get('/sitemap.xml', async (c) => {
   const site = c.var.config.siteUrl
   const published = await articleIndex(c)
@@ -63,14 +69,14 @@ feeds.get('/sitemap.xml', async (c) => {
     const alternates = [
       ...langs.map(
         (l) =>
-          `    <xhtml:link rel="alternate" hreflang="${l}" href="${xml(urlIn(site, path, l))}"/>`,
+          `    <xhtml:link rel="alternate" hreflang="${l}" href="${xml(pageUrl(site, path, l))}"/>`,
       ),
       `    <xhtml:link rel="alternate" hreflang="x-default" href="${xml(site + path)}"/>`,
     ].join('\n')
     const lastmod = modified[path] ? `\n    <lastmod>${modified[path]}</lastmod>` : ''
     return langs.map(
       (l) =>
-        `  <url>\n    <loc>${xml(urlIn(site, path, l))}</loc>${lastmod}\n${alternates}\n  </url>`,
+        `  <url>\n    <loc>${xml(pageUrl(site, path, l))}</loc>${lastmod}\n${alternates}\n  </url>`,
     )
   })
   const body = `<?xml version="1.0" encoding="UTF-8"?>
@@ -94,13 +100,44 @@ Sitemap: ${c.var.config.siteUrl}/sitemap.xml
   return c.text(body, 200, { 'Cache-Control': 'public, max-age=3600' })
 })
 
+/**
+ * The picture a feed reader shows beside an item (Media RSS): the cover's size nearest 960
+ * pixels, else the article's social card, else none. Absolute, with its size.
+ */
+function feedPicture(a: Article, lang: Lang) {
+  const cover = a.shared.cover
+  if (cover?.widths?.length) {
+    const width = [...cover.widths].reverse().find((w) => w <= 960) ?? cover.widths[0]!
+    return {
+      path: `/media/${sizeName(cover.name, width, 'webp')}`,
+      type: 'image/webp',
+      width,
+      height: Math.round((cover.height * width) / cover.width),
+    }
+  }
+  const card = currentCard(a)
+  const image = card ? { media: card.name } : a.shared.artwork ? (`blog/${a.slug}` as const) : null
+  return (
+    image && {
+      path: ogImagePath(image, lang),
+      type: 'image/jpeg',
+      width: CARD_WIDTH,
+      height: CARD_HEIGHT,
+    }
+  )
+}
+
 /** The articles that exist in the feed's language (`?lang=`), newest first. */
 feeds.get('/blog/rss.xml', async (c) => {
   const { t, lang, config } = c.var
   const site = config.siteUrl
   const list = await articles(c)
   const items = list.map((a) => {
-    const link = urlIn(site, `/blog/${a.slug}`, lang)
+    const link = pageUrl(site, `/blog/${a.slug}`, lang)
+    const picture = feedPicture(a, lang)
+    const media = picture
+      ? `\n      <media:content url="${xml(site + picture.path)}" medium="image" type="${picture.type}" width="${picture.width}" height="${picture.height}"/>`
+      : ''
     return `    <item>
       <title>${xml(a.texts.title)}</title>
       <link>${xml(link)}</link>
@@ -108,15 +145,15 @@ feeds.get('/blog/rss.xml', async (c) => {
       <pubDate>${new Date(a.published).toUTCString()}</pubDate>
       <dc:creator>${xml(a.texts.author)}</dc:creator>
       <category>${xml(a.texts.category_label)}</category>
-      <description>${xml(asHtml(a.texts.excerpt))}</description>
+      <description>${xml(asHtml(a.texts.excerpt))}</description>${media}
     </item>`
   })
   const self = `${site}/blog/rss.xml?lang=${lang}`
   const body = `<?xml version="1.0" encoding="UTF-8"?>
-<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom" xmlns:dc="http://purl.org/dc/elements/1.1/">
+<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:media="http://search.yahoo.com/mrss/">
   <channel>
     <title>${xml(`${t('blog.title')} | ${t('meta.site_name')}`)}</title>
-    <link>${xml(urlIn(site, '/blog', lang))}</link>
+    <link>${xml(pageUrl(site, '/blog', lang))}</link>
     <description>${xml(t('blog.meta_description'))}</description>
     <language>${lang}</language>
     <atom:link href="${xml(self)}" rel="self" type="application/rss+xml"/>
@@ -142,6 +179,9 @@ feeds.get('/manifest.webmanifest', (c) => {
     description: t('meta.home_description'),
     lang,
     dir: dirOf(lang),
+    // one app in every language: without an id, a browser takes start_url (which names the
+    // language) as the app's identity, and the site installed in Arabic is another app
+    id: '/',
     start_url: lang === 'en' ? '/' : langHref('/', lang),
     scope: '/',
     display: 'browser',

@@ -1,6 +1,9 @@
 import type { Context } from 'hono'
 import type { Lang } from '../client/lib/languages'
 import type { AppEnv } from './env'
+import { CARD_HEIGHT, CARD_WIDTH, type MediaPicture } from '../client/lib/media-picture'
+import { pageUrl } from './render/context'
+import { CURRENCY, formatList } from './i18n/format'
 
 /**
  * Open Graph image of each page type, and each article's own: the seeded articles' drawn at build
@@ -24,9 +27,14 @@ export const ogImagePath = (image: PageImage, lang: Lang) =>
 
 type Thing = Record<string, unknown>
 
+/** Whether a social link names a profile: a path past the network's home page. */
+const isProfile = (url: string) =>
+  URL.canParse(url) && new URL(url).pathname.replace(/\/+$/, '') !== ''
+
 /** The agency, referenced by @id from every other node. */
 export function organization(c: Context<AppEnv>): Thing {
   const { config, t } = c.var
+  const profiles = Object.values(config.social).filter(isProfile)
   return {
     '@type': 'ProfessionalService',
     '@id': `${config.siteUrl}/#organization`,
@@ -42,7 +50,8 @@ export function organization(c: Context<AppEnv>): Thing {
       { '@type': 'PostalAddress', addressCountry: 'GB' },
       { '@type': 'PostalAddress', addressCountry: 'NG' },
     ],
-    sameAs: Object.values(config.social),
+    // the agency's own profiles: a network's home page (the default of SOCIAL_*) is not one
+    ...(profiles.length ? { sameAs: profiles } : {}),
     // No aggregateRating: the 4.9/5 figure is not backed by reviews shown on the site.
   }
 }
@@ -59,9 +68,9 @@ export function website(c: Context<AppEnv>): Thing {
   }
 }
 
-/** Home › … › the page; `path` of the last item is the page itself. */
+/** Home › … › the page; `path` of the last item is the page itself. Each in the page's language. */
 export function breadcrumbs(c: Context<AppEnv>, trail: { name: string; path: string }[]): Thing {
-  const { config, t } = c.var
+  const { config, t, lang } = c.var
   const items = [{ name: t('common.home'), path: '/' }, ...trail]
   return {
     '@type': 'BreadcrumbList',
@@ -69,7 +78,7 @@ export function breadcrumbs(c: Context<AppEnv>, trail: { name: string; path: str
       '@type': 'ListItem',
       position: i + 1,
       name: item.name,
-      item: config.siteUrl + item.path,
+      item: pageUrl(config.siteUrl, item.path, lang),
     })),
   }
 }
@@ -89,15 +98,58 @@ export function service(
   c: Context<AppEnv>,
   s: { name: string; description: string; path: string },
 ): Thing {
-  const { config } = c.var
+  const { config, lang } = c.var
   return {
     '@type': 'Service',
     name: s.name,
     serviceType: s.name,
     description: s.description,
-    url: config.siteUrl + s.path,
+    url: pageUrl(config.siteUrl, s.path, lang),
     areaServed: 'Worldwide',
     provider: { '@id': `${config.siteUrl}/#organization` },
+  }
+}
+
+/**
+ * The plans as the agency's offers: a monthly price where there is one, else the plan alone (a
+ * price agreed per client). Each points at the pricing page in the page's language.
+ */
+export function planOffers(
+  c: Context<AppEnv>,
+  plans: { name: string; description: string; features: string[]; price: number | null }[],
+): Thing {
+  const { config, t, lang } = c.var
+  const url = pageUrl(config.siteUrl, '/pricing', lang)
+  return {
+    '@type': 'OfferCatalog',
+    name: t('pricing.title'),
+    url,
+    itemListElement: plans.map((p) => ({
+      '@type': 'Offer',
+      name: p.name,
+      description: p.description,
+      url,
+      seller: { '@id': `${config.siteUrl}/#organization` },
+      itemOffered: {
+        '@type': 'Service',
+        name: p.name,
+        description: formatList(lang, p.features),
+        provider: { '@id': `${config.siteUrl}/#organization` },
+      },
+      ...(p.price === null
+        ? {}
+        : {
+            price: p.price,
+            priceCurrency: CURRENCY,
+            priceSpecification: {
+              '@type': 'UnitPriceSpecification',
+              price: p.price,
+              priceCurrency: CURRENCY,
+              unitCode: 'MON',
+              referenceQuantity: { '@type': 'QuantitativeValue', value: 1, unitCode: 'MON' },
+            },
+          }),
+    })),
   }
 }
 
@@ -109,6 +161,8 @@ export function blogPosting(
     path: string
     /** The article's social card. */
     image: PageImage
+    /** The article's cover from the desk, at its upright size. */
+    cover?: MediaPicture
     author: string
     published: string
     updated: string
@@ -119,13 +173,25 @@ export function blogPosting(
   },
 ): Thing {
   const { config, lang } = c.var
+  // the address of the text described: the article's own language's
+  const url = pageUrl(config.siteUrl, p.path, p.inLanguage ?? lang)
+  const picture = (path: string, width: number, height: number) => ({
+    '@type': 'ImageObject',
+    url: config.siteUrl + path,
+    width,
+    height,
+  })
   return {
     '@type': 'BlogPosting',
     headline: p.title,
     description: p.description,
-    url: config.siteUrl + p.path,
-    mainEntityOfPage: config.siteUrl + p.path,
-    image: config.siteUrl + ogImagePath(p.image, lang),
+    url,
+    mainEntityOfPage: url,
+    // its card, and its cover as uploaded (search engines prefer one of 1200 pixels or more)
+    image: [
+      picture(ogImagePath(p.image, p.inLanguage ?? lang), CARD_WIDTH, CARD_HEIGHT),
+      ...(p.cover ? [picture(`/media/${p.cover.name}`, p.cover.width, p.cover.height)] : []),
+    ],
     author: { '@type': 'Person', name: p.author },
     publisher: { '@id': `${config.siteUrl}/#organization` },
     datePublished: p.published,

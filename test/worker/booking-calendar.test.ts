@@ -661,4 +661,44 @@ describe('the agency’s calendar feed', () => {
     const { uid } = (await calendarEvents(calendar))[0]
     expect(ics).toContain(`UID:${uid}`)
   })
+
+  it('reads, parsed as a calendar app parses it, in the agency’s language whoever asks; a cancelled booking leaves it', async () => {
+    const { feedToken } = await import('../../worker/calendar/feed')
+    const calendar = await newCalendar({ AGENCY_LANGUAGE: 'de' })
+    const name = `Ada "Q" Lovelace, Jr.; \\ أدا ${crypto.randomUUID().slice(0, 6)}`
+    const res = await bookSlot(calendar.site, next(3, '15:30'), name)
+    expect(res.status).toBe(200)
+    const { booking } = (await res.json()) as { booking: { manageUrl: string } }
+    // a calendar app's own language (here its server's) is not the agency's
+    const feed = async () => {
+      const text = await (
+        await siteFetch(calendar.site, `/desk/calendar.ics?token=${await feedToken(env.DB)}`, {
+          headers: { 'Accept-Language': 'ar' },
+        })
+      ).text()
+      const parsed = new ICAL.Component(ICAL.parse(text))
+      return {
+        name: parsed.getFirstPropertyValue('x-wr-calname'),
+        refresh: String(parsed.getFirstPropertyValue('refresh-interval')),
+        events: parsed.getAllSubcomponents('vevent').map((e) => new ICAL.Event(e)),
+      }
+    }
+    const before = await feed()
+    expect(before.name).toBe('Buchungen bei Northstar Growth')
+    // asked for again as often as the response may be kept, not at the app's whim (up to a day)
+    expect(before.refresh).toBe('PT5M')
+    const event = before.events.find((e) => e.summary === `Beratung: ${name}`)
+    expect(event, 'the booking, its name decoded once').toBeDefined()
+    expect(event!.description).toContain(`Name: ${name}`)
+    expect(event!.component.getFirstPropertyValue('url')).toMatch(new RegExp(`^${SITE}/`))
+    const token = new URL(booking.manageUrl, SITE).searchParams.get('token')!
+    const cancelled = await siteFetch(calendar.site, '/api/bookings/manage/cancel', {
+      method: 'POST',
+      headers: { Origin: SITE, 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ token }),
+      redirect: 'manual',
+    })
+    expect(cancelled.status).toBe(303)
+    expect((await feed()).events.map((e) => e.uid)).not.toContain(event!.uid)
+  })
 })

@@ -325,6 +325,32 @@ describe('an article’s pictures', { timeout: 60_000 }, () => {
     expect(inBody).toMatch(
       /<img src="\/media\/[0-9a-f]{32}-400\.webp" srcset="[^"]+ 400w" sizes="[^"]+" width="400" height="600" alt="A red band on grey" loading="lazy"/,
     )
+    // search engines read the cover, at its size, beside the social card
+    const graph = JSON.parse(
+      /<script type="application\/ld\+json"[^>]*>(.*?)<\/script>/.exec(page)![1]!,
+    ) as { '@graph': { '@type': string; image?: { url: string }[] }[] }
+    const posting = graph['@graph'].find((n) => n['@type'] === 'BlogPosting')!
+    expect(posting.image).toEqual([
+      { '@type': 'ImageObject', url: `${SITE}/og/blog-en.jpg`, width: 1200, height: 630 },
+      {
+        '@type': 'ImageObject',
+        url: expect.stringMatching(new RegExp(`^${SITE}/media/[0-9a-f]{32}\\.jpg$`)),
+        width: 4032,
+        height: 3024,
+      },
+    ])
+    await served(posting.image![1]!.url.replace(`${SITE}/media/`, ''))
+    // a feed reader shows the cover's size the page's <img> falls back to, absolute
+    const feed = await (await SELF.fetch(`${SITE}/blog/rss.xml?lang=en`)).text()
+    const item = new RegExp(
+      `<item>(?:(?!</item>).)*?/blog/${slug}<(?:(?!</item>).)*</item>`,
+      's',
+    ).exec(feed)![0]
+    const src = /<img src="(\/media\/[0-9a-f]{32}-960\.webp)"/.exec(cover)![1]!
+    expect(item).toContain(
+      `<media:content url="${SITE}${src}" medium="image" type="image/webp" width="960" height="720"/>`,
+    )
+    expect((await served(src.slice('/media/'.length))).type).toBe('image/webp')
   })
 })
 

@@ -87,10 +87,19 @@ const event = (i: Invitation, now: Date) => [
   'END:VEVENT',
 ]
 
-/** A calendar of events (the agency's private feed), as a .ics file. */
+/**
+ * A calendar of events (the agency's private feed), as a .ics file. `refreshMinutes`: how often
+ * a subscribed calendar app should read it again (RFC 7986's REFRESH-INTERVAL, and Outlook's
+ * X-PUBLISHED-TTL); without it each app keeps its own default, up to a day.
+ */
 export function calendarFile(
   events: Invitation[],
-  { now = new Date(), method = 'PUBLISH' as Invitation['method'], name = '' } = {},
+  {
+    now = new Date(),
+    method = 'PUBLISH' as Invitation['method'],
+    name = '',
+    refreshMinutes = 0,
+  } = {},
 ): string {
   const lines = [
     'BEGIN:VCALENDAR',
@@ -98,7 +107,13 @@ export function calendarFile(
     'PRODID:-//Northstar Growth//Booking//EN',
     'CALSCALE:GREGORIAN',
     ...(method === null ? [] : [`METHOD:${method}`]),
-    ...(name ? [`X-WR-CALNAME:${escapeText(name)}`] : []),
+    ...(name ? [`NAME:${escapeText(name)}`, `X-WR-CALNAME:${escapeText(name)}`] : []),
+    ...(refreshMinutes
+      ? [
+          `REFRESH-INTERVAL;VALUE=DURATION:PT${refreshMinutes}M`,
+          `X-PUBLISHED-TTL:PT${refreshMinutes}M`,
+        ]
+      : []),
     ...events.flatMap((e) => event(e, now)),
     'END:VCALENDAR',
   ]

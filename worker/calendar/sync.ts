@@ -25,10 +25,11 @@ export interface CalendarJob {
 }
 
 /** How the booking's event reads in the agency's own calendar: who, and how to reach them. */
-export function agencyEventOf(env: Bindings, booking: Booking) {
+export function agencyEventOf(env: Bindings, booking: Booking, seen?: string) {
   const lang = agencyLanguage(env)
   const t = createTranslator(lang)
-  const config = siteConfig(env)
+  // `seen`: the origin of the request that reads it (the feed); the calendar's writes have none
+  const config = siteConfig(env, seen)
   return eventFor({ t, config }, booking, {
     method: null,
     summary: t('booking.agency_event', { name: booking.name }),

@@ -1,9 +1,9 @@
 import type { Lang } from '../../client/lib/languages'
 /** Plan prices are in US dollars a month (the desk's plans). */
-const CURRENCY = 'USD'
+export const CURRENCY = 'USD'
 
 // Intl formatters cost far more to build than to use: one of each per language per isolate.
-type Formatter = Intl.NumberFormat | Intl.DateTimeFormat | Intl.DisplayNames
+type Formatter = Intl.NumberFormat | Intl.DateTimeFormat | Intl.DisplayNames | Intl.ListFormat
 const cache = new Map<string, Formatter>()
 function memo<T extends Formatter>(key: string, make: () => T): T {
   let f = cache.get(key)
@@ -24,6 +24,10 @@ export const formatPercent = (lang: Lang, n: number) =>
     `pc:${lang}`,
     () => new Intl.NumberFormat(lang, { style: 'percent', maximumFractionDigits: 1 }),
   ).format(n)
+
+/** ["a", "b", "c"] → "a, b and c", "a، وb وc"… as the language joins a list. */
+export const formatList = (lang: Lang, items: string[]) =>
+  memo(`l:${lang}`, () => new Intl.ListFormat(lang, { type: 'conjunction' })).format(items)
 
 export const formatPrice = (lang: Lang, n: number) =>
   memo(

@@ -16,7 +16,15 @@ import {
 } from '../content/live'
 import { findService, SERVICE_ALIASES } from '../data/services'
 import type { AppEnv } from '../env'
-import { blogPosting, breadcrumbs, faqPage, service, website, type PageImage } from '../seo'
+import {
+  blogPosting,
+  breadcrumbs,
+  faqPage,
+  planOffers,
+  service,
+  website,
+  type PageImage,
+} from '../seo'
 import { accountFactors, enrolment, pendingMfa } from '../auth/mfa'
 import { signedInOnly } from '../auth/session'
 import { PAGE_ROUTES, routeOf, type PagePath, type PageRoute } from '../routes'
@@ -58,6 +66,8 @@ function simplePage<Data = undefined>(
     image?: PageImage
     load?: (c: Context<AppEnv>) => Promise<Data>
     faqs?: (data: NoInfer<Data>) => Faq[]
+    /** Other schema.org nodes of what it shows. */
+    describe?: (c: Context<AppEnv>, data: NoInfer<Data>) => Record<string, unknown>[]
   } = {},
 ): Handler<AppEnv> {
   const route = routeOf(path)
@@ -71,6 +81,7 @@ function simplePage<Data = undefined>(
       jsonLd: [
         breadcrumbs(c, [{ name, path }]),
         ...(extra.faqs ? [faqPage(extra.faqs(data))] : []),
+        ...(extra.describe ? extra.describe(c, data) : []),
       ],
     })
   }
@@ -117,6 +128,17 @@ const handlers: Record<PagePath, Handler<AppEnv>> = {
         return { plans, faqs: questions.filter((q) => q.shared.group === 'pricing') }
       },
       faqs: (data) => data.faqs.map((q) => q.texts),
+      describe: (c, data) => [
+        planOffers(
+          c,
+          data.plans.map((p) => ({
+            name: p.texts.name,
+            description: p.texts.for,
+            features: p.texts.features,
+            price: p.shared.price,
+          })),
+        ),
+      ],
     },
   ),
   '/faq': simplePage<Question[]>('/faq', ({ data }) => <FaqPage questions={data} />, {
@@ -248,12 +270,19 @@ const handlers: Record<PagePath, Handler<AppEnv>> = {
         ? `blog/${a.slug}`
         : 'blog'
     const published = a.published.slice(0, 10)
+    const updated = a.shared.updated ?? published
     return c.render(<BlogPostPage a={a} related={relatedTo(a.slug, a.shared.category, list)} />, {
       title: titled(c, a.texts.title),
       description: a.texts.description,
       image,
       ogType: 'article',
       languages: a.langs,
+      contentLang: a.lang,
+      article: {
+        published,
+        modified: updated,
+        section: a.texts.category_label,
+      },
       // an article shown in English under another language's address is not that page
       noindex: a.lang !== lang,
       jsonLd: [
@@ -267,8 +296,9 @@ const handlers: Record<PagePath, Handler<AppEnv>> = {
           category: a.texts.category_label,
           path,
           image,
+          cover: a.shared.cover,
           published,
-          updated: a.shared.updated ?? published,
+          updated,
         }),
       ],
     })

@@ -40,3 +40,10 @@ export function titled(c: Context<AppEnv>, title: string) {
 export function langHref(path: string, lang: string) {
   return `${path}?lang=${lang}`
 }
+
+/**
+ * A page's absolute address in a language, as its canonical and hreflang links name it (English
+ * without `?lang=`): the sitemap, the feeds and the JSON-LD name the same one.
+ */
+export const pageUrl = (siteUrl: string, path: string, lang: string) =>
+  siteUrl + (lang === 'en' ? path : langHref(path, lang))

@@ -16,7 +16,7 @@ import { islandHtml } from './island-html'
 import { waitUntilOf } from './part-html'
 import { IslandHtmlContext } from '../../client/island'
 import type { AppEnv } from '../env'
-import { langHref, usePage } from './context'
+import { langHref, pageUrl, usePage } from './context'
 import { jsonLdScript, OG_LOCALE, ogImagePath, organization, type PageImage } from '../seo'
 
 declare module '@hono/react-renderer' {
@@ -40,7 +40,18 @@ declare module '@hono/react-renderer' {
     noindex?: boolean
     /** The languages the page exists in (an article's translations); default all six. */
     languages?: readonly Lang[]
+    /** The language of what it shows, where that is not the page's (an untranslated article). */
+    contentLang?: Lang
+    /** An article's dates, section and author, for the card of og:type article. */
+    article?: ArticleMeta
   }
+}
+
+/** Open Graph's article properties (https://ogp.me/#type_article; its author would be a profile's URL, which we have none of). */
+interface ArticleMeta {
+  published: string
+  modified: string
+  section: string
 }
 
 /** Reads and forgets the notice the previous response left for this page. */
@@ -72,6 +83,8 @@ export function renderer(): MiddlewareHandler<AppEnv> {
         jsonLd,
         noindex,
         languages,
+        contentLang,
+        article,
       }) => (
         // a page the edge cache keeps is every anonymous visitor's: its islands can be pasted
         <IslandHtmlContext.Provider value={c.get('pageOutput') ? islandHtml(waitUntilOf(c)) : null}>
@@ -86,6 +99,8 @@ export function renderer(): MiddlewareHandler<AppEnv> {
             jsonLd={jsonLdScript([organization(c), ...(jsonLd ?? [])])}
             noindex={noindex || c.var.noindex}
             languages={languages ?? LANGS}
+            contentLang={contentLang}
+            article={article}
             quiet={c.var.quiet}
             consent={consentOf(c)}
             flash={takeFlash(c)}
@@ -136,6 +151,8 @@ interface DocumentProps {
   jsonLd: string
   noindex?: boolean
   languages: readonly Lang[]
+  contentLang?: Lang
+  article?: ArticleMeta
   /** No splash, welcome popup or floating buttons: a page the visitor came to for one errand. */
   quiet?: boolean
   consent: Consent
@@ -158,6 +175,8 @@ function Document({
   jsonLd,
   noindex,
   languages,
+  contentLang,
+  article,
   quiet = false,
   consent,
   flash,
@@ -167,7 +186,9 @@ function Document({
 }: DocumentProps) {
   const { t, lang, config, path, nonce, user } = usePage()
   const canonical = canonicalPath ?? path
-  const urlIn = (l: string) => config.siteUrl + (l === 'en' ? canonical : langHref(canonical, l))
+  const urlIn = (l: string) => pageUrl(config.siteUrl, canonical, l)
+  // a card shared from it is in the language of its text
+  const shown = contentLang ?? lang
   return (
     <html lang={lang} dir={dirOf(lang)} data-lang-source={langSource}>
       <head>
@@ -186,15 +207,27 @@ function Document({
         <meta property="og:title" content={title} />
         <meta property="og:description" content={description} />
         <meta property="og:url" content={urlIn(lang)} />
-        <meta property="og:locale" content={OG_LOCALE[lang]} />
-        <meta property="og:image" content={config.siteUrl + ogImagePath(image, lang)} />
+        <meta property="og:locale" content={OG_LOCALE[shown]} />
+        {languages
+          .filter((l) => l !== shown)
+          .map((l) => (
+            <meta key={l} property="og:locale:alternate" content={OG_LOCALE[l]} />
+          ))}
+        <meta property="og:image" content={config.siteUrl + ogImagePath(image, shown)} />
         <meta property="og:image:width" content={String(CARD_WIDTH)} />
         <meta property="og:image:height" content={String(CARD_HEIGHT)} />
         <meta property="og:image:alt" content={title} />
+        {article && (
+          <>
+            <meta property="article:published_time" content={article.published} />
+            <meta property="article:modified_time" content={article.modified} />
+            <meta property="article:section" content={article.section} />
+          </>
+        )}
         <meta name="twitter:card" content="summary_large_image" />
         <meta name="twitter:title" content={title} />
         <meta name="twitter:description" content={description} />
-        <meta name="twitter:image" content={config.siteUrl + ogImagePath(image, lang)} />
+        <meta name="twitter:image" content={config.siteUrl + ogImagePath(image, shown)} />
         <meta name="twitter:image:alt" content={title} />
         <script
           type="application/ld+json"

@@ -322,6 +322,66 @@ describe('the feeds', () => {
     expect(html).not.toMatch(/<img|<title/)
     expect(decode(html)).toBe(excerpt)
   })
+
+  it('list an article only in the languages it has; under another, its page says which it is in', async () => {
+    const fields = article({ 'text.title': 'Ventes & «marges» <en> اختبار' })
+    await itemOf(await save('/desk/content/article/new', { ...fields, action: 'publish' }))
+    const path = `/blog/${fields.slug}`
+    const sitemap = new XMLParser({
+      ignoreAttributes: false,
+      isArray: (name) => name === 'url' || name === 'xhtml:link',
+    }).parse(await (await get('/sitemap.xml')).text()).urlset.url as {
+      loc: string
+      'xhtml:link': { '@_hreflang': string; '@_href': string }[]
+    }[]
+    const listed = sitemap.filter((u) => u.loc.startsWith(SITE + path))
+    expect(listed.map((u) => u.loc)).toEqual([SITE + path])
+    expect(listed[0]!['xhtml:link'].map((l) => [l['@_hreflang'], l['@_href']])).toEqual([
+      ['en', SITE + path],
+      ['x-default', SITE + path],
+    ])
+    const titles = async (lang: string) => {
+      const rss = new XMLParser().parse(await (await get(`/blog/rss.xml?lang=${lang}`)).text())
+      return (rss.rss.channel.item as { title: string }[]).map((i) => i.title)
+    }
+    expect(await titles('en')).toContain(fields['text.title'])
+    // a reader asking again with what it has gets "not modified", until an article is published
+    const tag = (await get('/blog/rss.xml?lang=en')).headers.get('ETag')!
+    expect(tag).toMatch(/^"[0-9a-f]+"$/)
+    const again = await SELF.fetch(`${SITE}/blog/rss.xml?lang=en`, {
+      headers: { 'If-None-Match': tag },
+    })
+    expect(again.status).toBe(304)
+    expect(await again.text()).toBe('')
+    const next = article()
+    await itemOf(await save('/desk/content/article/new', { ...next, action: 'publish' }))
+    const changed = await SELF.fetch(`${SITE}/blog/rss.xml?lang=en`, {
+      headers: { 'If-None-Match': tag },
+    })
+    expect(changed.status).toBe(200)
+    expect(await changed.text()).toContain(next['text.title'])
+    expect(await titles('de')).not.toContain(fields['text.title'])
+    // shown in English under the German address: not listed, and its card is the English text's
+    const page = await (await get(`${path}?lang=de`)).text()
+    expect(page).toContain('<meta name="robots" content="noindex"/>')
+    expect(page).toContain('<meta property="og:locale" content="en_GB"/>')
+    expect(page).toContain(`<meta property="og:image" content="${SITE}/og/blog-en.jpg"/>`)
+    expect(page).not.toContain('og:locale:alternate')
+    // its title decoded once, as a crawler decodes it, is the title as typed
+    const meta = (p: string) =>
+      decode(new RegExp(`<meta (?:property|name)="${p}" content="([^"]*)"`).exec(page)![1]!)
+    expect(meta('og:title')).toBe(`${fields['text.title']} | Northstar Growth`)
+    expect(meta('twitter:image:alt')).toBe(meta('og:title'))
+    const graph = JSON.parse(
+      /<script type="application\/ld\+json"[^>]*>(.*?)<\/script>/.exec(page)![1]!,
+    ) as { '@graph': Record<string, unknown>[] }
+    expect(graph['@graph'].find((n) => n['@type'] === 'BlogPosting')).toMatchObject({
+      headline: fields['text.title'],
+      url: SITE + path,
+      inLanguage: 'en',
+      image: [{ url: `${SITE}/og/blog-en.jpg` }],
+    })
+  })
 })
 
 /** A desk page's HTML text or attribute, as the browser reads it. */
