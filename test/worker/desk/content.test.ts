@@ -205,6 +205,23 @@ describe('scheduling', () => {
     expect(page.status).toBe(200)
     expect(await page.text()).toContain(fields['text.title'])
   })
+
+  it('reopens a scheduled article with its time in the field and the agency’s clock, in summer too', async () => {
+    // 09:00 in London on 1 July is 08:00 UTC (summer time): the desk says 9:00 everywhere
+    const year = new Date().getUTCFullYear() + 1
+    const fields = article({ action: 'schedule', publish_at: `${year}-07-01T09:00` })
+    const { id } = await itemOf(await save('/desk/content/article/new', fields))
+    expect((await row(id))!.publish_at).toBe(`${year}-07-01T08:00:00.000Z`)
+    const html = await (
+      await get(`/desk/content/article/${id}?tab=en&lang=en`, staff.cookie)
+    ).text()
+    // the field shows the time it was given, to change it or see it
+    expect(html).toMatch(new RegExp(`name="publish_at"[^>]*value="${year}-07-01T09:00"`))
+    // the badge and the list: the time as typed, not UTC's 8:00
+    expect(html).toContain(` · Jul 1, ${year}, 9:00`)
+    const list = await (await get('/desk/content/article?lang=en', staff.cookie)).text()
+    expect(list).toContain(`Jul 1, ${year}, 9:00`)
+  })
 })
 
 describe('the edge cache', () => {
