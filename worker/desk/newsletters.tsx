@@ -210,6 +210,10 @@ deskNewsletters.post('/:id{[0-9]+}', sameSiteOnly(), limitBody(128 * 1024), asyn
   if (!current.texts.en)
     return renderEditor(c, current, { ...form, issues: { form: 'english_first' } }, 400)
   if (action.output === 'send') {
+    // nobody confirmed: starting would mark it sent, to no one, for good
+    const audience = Object.values(await audienceByLanguage(db)).reduce((n, k) => n + (k ?? 0), 0)
+    if (!audience)
+      return renderEditor(c, current, { ...form, issues: { form: 'no_audience' } }, 400)
     const started = await startIssue(c.env, issue.id, staff.email)
     await audit(db, staff, 'newsletter.send', target, { started }).run()
     return back(started ? 'send' : 'too_late')

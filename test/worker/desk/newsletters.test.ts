@@ -142,6 +142,30 @@ describe('sending', () => {
     expect(sent!.n).toBe(0)
   })
 
+  it('refuses to send to no one, says why, and the newsletter stays a draft to send later', async () => {
+    const id = await draft('Nobody yet')
+    const { results: kept } = await env.DB.prepare(
+      "UPDATE subscribers SET status = 'unsubscribed' WHERE status = 'confirmed' RETURNING id",
+    ).all<{ id: number }>()
+    try {
+      const res = await post(
+        `/desk/newsletters/${id}`,
+        { version: '2', tab: 'en', subject: 'Nobody yet', body: 'Body', action: 'send' },
+        staff.cookie,
+      )
+      expect(res.status).toBe(400)
+      expect(await res.text()).toContain(en.desk.newsletters.errors.no_audience)
+      expect((await issueRow(id))!.status).toBe('draft')
+    } finally {
+      if (kept.length)
+        await env.DB.batch(
+          kept.map((r) =>
+            env.DB.prepare("UPDATE subscribers SET status = 'confirmed' WHERE id = ?").bind(r.id),
+          ),
+        )
+    }
+  })
+
   it('a cancel before the start sends nothing, even when the time comes', async () => {
     const subscribers = await confirmed('nl-cancel', 2)
     const id = await draft('Cancelled subject')
