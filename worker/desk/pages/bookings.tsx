@@ -2,6 +2,7 @@ import { formatInTimeZone } from 'date-fns-tz'
 import { zoneName } from '../../../client/islands/booking-form'
 import { slotOption } from '../../booking/invitation'
 import type { Booking } from '../../db/bookings'
+import { formatDateTime } from '../../i18n/format'
 import { usePage } from '../../render/context'
 import { DeskHeader, DeskNotice } from './leads'
 
@@ -174,13 +175,8 @@ export function DeskBookingsPage({
 
 /** Where the agency's calendar stands: read, down (and since when), changes it still owes. */
 function CalendarNotice({ calendar }: { calendar: CalendarReport | null }) {
-  const { t, lang } = usePage()
-  const at = (iso: string | null) =>
-    iso
-      ? new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'short' }).format(
-          new Date(iso),
-        )
-      : '—'
+  const { t, lang, config } = usePage()
+  const at = (iso: string | null) => (iso ? formatDateTime(lang, iso, config.timeZone) : '—')
   if (!calendar)
     return <p className="m-0 text-sm text-ink-600">{t('desk_bookings.calendar_none')}</p>
   const down = !!calendar.error
