@@ -7,7 +7,7 @@ import { usePage } from '../../render/context'
 import { DeskHeader, DeskNotice } from './leads'
 
 /** What the last cancel or move did, as the page after it says (?done=). */
-export const DESK_BOOKINGS_DONE = ['cancelled', 'moved', 'taken', 'gone'] as const
+export const DESK_BOOKINGS_DONE = ['cancelled', 'moved', 'unchanged', 'taken', 'gone'] as const
 export type DeskBookingsDone = (typeof DESK_BOOKINGS_DONE)[number]
 
 /** The agency's calendar as the desk reports it (null: none connected). */
@@ -52,16 +52,19 @@ export function DeskBookingsPage({
   const dayOf = new Intl.DateTimeFormat(lang, { dateStyle: 'full', timeZone })
   const timeOf = new Intl.DateTimeFormat(lang, { timeStyle: 'short', timeZone })
   const optionOf = slotOption(lang, timeZone)
-  // the free slots, once: every booking's move form offers the same ones
-  const options = byDay(slots, (s) => s, timeZone).map((day) => (
-    <optgroup key={day[0]} label={dayOf.format(new Date(day[0]))}>
-      {day.map((s) => (
-        <option key={s} value={s}>
-          {optionOf.format(new Date(s))}
-        </option>
-      ))}
-    </optgroup>
-  ))
+  // the free slots, and the booking's own time first chosen (as the visitor's manage page does)
+  const optionsFor = (own: string) =>
+    byDay([...new Set([...slots, own])].sort(), (s) => s, timeZone).map((day) => (
+      <optgroup key={day[0]} label={dayOf.format(new Date(day[0]))}>
+        {day.map((s) => (
+          <option key={s} value={s}>
+            {s === own
+              ? t('booking.current_time', { when: optionOf.format(new Date(s)) })
+              : optionOf.format(new Date(s))}
+          </option>
+        ))}
+      </optgroup>
+    ))
   const ok = done === 'cancelled' || done === 'moved'
   return (
     <>
@@ -132,9 +135,10 @@ export function DeskBookingsPage({
                             id={`move-${b.id}`}
                             name="slot"
                             required
+                            defaultValue={b.slotStart}
                             className="w-full rounded-lg border border-slate-300 bg-white px-3 py-2"
                           >
-                            {options}
+                            {optionsFor(b.slotStart)}
                           </select>
                           <p className="m-0 text-xs text-ink-600">{t('desk_bookings.move_hint')}</p>
                           <button type="submit" className="btn-primary py-2 text-sm">
