@@ -418,6 +418,10 @@ deskContent.post('/:kind/:id/restore', sameSiteOnly(), limitBody(4096), async (c
     return c.json({ error: c.var.t('errors.invalid') }, 404)
   const snapshot = await revisionSnapshot(c.env.DB, current.id, revision)
   if (!snapshot) return c.json({ error: c.var.t('errors.invalid') }, 404)
+  // back to the language tab the staff member restored from
+  const tab = isLang(form.tab) ? form.tab : 'en'
+  const back = (done: string) =>
+    c.redirect(`/desk/content/${current.kind}/${current.id}?tab=${tab}&done=${done}`, 303)
   const texts = Object.fromEntries(
     Object.entries(snapshot.texts).map(([lang, t]) => [lang, { lang: lang as Lang, ...t! }]),
   )
@@ -437,10 +441,10 @@ deskContent.post('/:kind/:id/restore', sameSiteOnly(), limitBody(4096), async (c
       live,
     })
     if (live) await afterLiveChange(c, current.kind)
-    return c.redirect(`/desk/content/${current.kind}/${current.id}?done=restore`, 303)
+    return back('restore')
   } catch (err) {
     if (!isStaleSave(err)) throw err
-    return c.redirect(`/desk/content/${current.kind}/${current.id}?done=stale`, 303)
+    return back('stale')
   }
 })
 

@@ -14,7 +14,7 @@ import { renderMarkdown } from '../../../worker/content/markdown'
 import { findItem, publishDue } from '../../../worker/db/content'
 import worker from '../../../worker/index'
 import { SITE } from '../auth/helpers'
-import { get, person } from './helpers'
+import { get, person, post } from './helpers'
 
 // The desk's content (worker/desk/content.tsx): saves, versions, the cron's publishing and the
 // edge cache following every change.
@@ -154,6 +154,41 @@ describe('saving', () => {
       .bind(`article/${(await row(first.id))!.slug}`, staff.email)
       .first<{ n: number }>()
     expect(audit!.n).toBe(2)
+  })
+
+  it('restores a revision from a language tab and comes back to that tab', async () => {
+    const fields = article()
+    const { id } = await itemOf(await save('/desk/content/article/new', fields))
+    const path = `/desk/content/article/${id}`
+    const arabic = (version: string, title: string) => ({
+      version,
+      lang: 'ar',
+      action: 'save',
+      'text.title': title,
+      'text.excerpt': 'مقتطف قصير للمقال.',
+      'text.description':
+        'وصف تعريفي طويل بما يكفي ليتجاوز الحد الأدنى البالغ خمسين حرفًا في الصفحة.',
+      'text.category_label': 'أمازون',
+      'text.author': 'آدا',
+      'text.body': '## الجزء الأول\n\nنص.',
+    })
+    await itemOf(await save(path, arabic('1', 'العنوان الأول')))
+    await itemOf(await save(path, arabic('2', 'العنوان الثاني')))
+    const { id: revision } = (await env.DB.prepare(
+      'SELECT id FROM content_revisions WHERE item_id = ? AND version = 2',
+    )
+      .bind(id)
+      .first<{ id: number }>())!
+    const res = await post(
+      `${path}/restore`,
+      { revision: String(revision), version: '3', tab: 'ar' },
+      staff.cookie,
+    )
+    expect(res.status).toBe(303)
+    expect(res.headers.get('Location')).toBe(`${path}?tab=ar&done=restore`)
+    const item = (await findItem(env.DB, 'article', id))!
+    expect(item.texts.ar!.fields.title).toBe('العنوان الأول')
+    expect(item.texts.en!.fields.title).toBe(fields['text.title'])
   })
 
   it('says what is wrong with each field, in the staff member’s language, and keeps the text', async () => {

@@ -648,6 +648,7 @@ export function ContentEditorPage({
                   {r.version !== item.version && (
                     <form method="post" action={`${base}/restore`} className="ms-auto">
                       <input type="hidden" name="revision" value={r.id} />
+                      <input type="hidden" name="tab" value={tab} />
                       <input type="hidden" name="version" value={item.version} />
                       <button
                         type="submit"
