@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
+import { LANGS } from '../../client/lib/languages'
 import en from '../../locales/en.json'
 import { seriousViolations } from './audit'
-import { useBrowser } from './browser'
+import { PHONE, useBrowser } from './browser'
 import { query } from './d1'
 import { mailTo } from './inbox'
 import { signInStaff } from './staff'
@@ -100,6 +101,24 @@ describe('the agency desk', () => {
         ['en', 'ar'].flatMap((lang) => paths.map((path) => `${path}?lang=${lang}`)),
       ),
     ).toEqual([])
+
+    // on a phone, in every language, the desk's bar holds the mark, the language and Sign Out
+    // on one line and inside the screen (Sign Out broke over two lines, or off the edge)
+    await page.setViewportSize(PHONE)
+    const bar = []
+    for (const lang of LANGS) {
+      await page.goto(`/desk/bookings?lang=${lang}`)
+      const box = (await page.locator('header form[action="/auth/sign-out"] button').boundingBox())!
+      bar.push({
+        lang,
+        oneLine: box.height < 40,
+        inside: box.x >= 0 && box.x + box.width <= PHONE.width,
+        scrolls: await page.evaluate(() => document.documentElement.scrollWidth > innerWidth),
+      })
+    }
+    expect(bar).toEqual(
+      LANGS.map((lang) => ({ lang, oneLine: true, inside: true, scrolls: false })),
+    )
     await page.context().close()
   })
 })
