@@ -15,6 +15,7 @@ import {
 import { renderMarkdown } from '../content/markdown'
 import { readSnapshot, writeSnapshot } from '../content/snapshot'
 import { isDatabaseError } from '../db/outage'
+import { zonedFieldValue } from '../i18n/format'
 import { RETRY_AFTER_SECONDS } from '../render/error-page'
 import {
   findMedia,
@@ -312,7 +313,13 @@ async function saveFromForm(c: Context<AppEnv>) {
     state.issues['text.cover_alt'] = 'alt_required'
 
   let publishAt: string | null = current.publish_at
-  if (action.output === 'schedule') {
+  // a scheduled item's field shows its time: a time changed there and saved is the new one
+  const retimed =
+    action.output === 'save' &&
+    current.status === 'scheduled' &&
+    !!form.publish_at &&
+    (!publishAt || form.publish_at !== zonedFieldValue(publishAt, agencyZone(c)))
+  if (action.output === 'schedule' || retimed) {
     const at = form.publish_at ? fromZonedTime(form.publish_at, agencyZone(c)) : null
     if (!at || Number.isNaN(at.getTime()) || at.getTime() <= Date.now())
       state.issues.publish_at = 'schedule_past'

@@ -256,6 +256,17 @@ describe('scheduling', () => {
     expect(html).toContain(` · Jul 1, ${year}, 9:00`)
     const list = await (await get('/desk/content/article?lang=en', staff.cookie)).text()
     expect(list).toContain(`Jul 1, ${year}, 9:00`)
+    // Save with the field as shown keeps the time; with a time changed there, takes it
+    const path = `/desk/content/article/${id}`
+    const again = { ...fields, action: 'save', slug: fields.slug }
+    expect((await itemOf(await save(path, { ...again, version: '1' }))).done).toBe('save')
+    expect((await row(id))!.publish_at).toBe(`${year}-07-01T08:00:00.000Z`)
+    const later = { ...again, version: '2', publish_at: `${year}-07-02T10:30` }
+    expect((await itemOf(await save(path, later))).done).toBe('save')
+    expect(await row(id)).toMatchObject({
+      status: 'scheduled',
+      publish_at: `${year}-07-02T09:30:00.000Z`,
+    })
   })
 })
 
