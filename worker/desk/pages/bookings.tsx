@@ -94,7 +94,8 @@ export function DeskBookingsPage({
                   <p className="m-0 text-lg font-bold text-brand-700">
                     <time dateTime={b.slotStart}>{timeOf.format(new Date(b.slotStart))}</time>
                   </p>
-                  <dl className="m-0 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
+                  {/* a pasted link or a long address wraps: the card stays the phone's width */}
+                  <dl className="m-0 grid min-w-0 grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm [overflow-wrap:anywhere]">
                     <dt className="font-semibold">{t('desk_bookings.booked_by')}</dt>
                     <dd className="m-0">{b.name}</dd>
                     <dt className="font-semibold">{t('desk_bookings.email')}</dt>

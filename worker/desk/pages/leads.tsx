@@ -289,11 +289,12 @@ export function DeskLeadPage({
     <>
       <DeskHeader title={lead.name || lead.email} section="/desk" />
       <div className="container grid gap-6 pb-16 lg:grid-cols-3">
-        <section aria-labelledby="lead-title" className="card lg:col-span-2">
+        {/* min-w-0: the history's wide JSON scrolls in its box, not the page on a phone */}
+        <section aria-labelledby="lead-title" className="card min-w-0 lg:col-span-2">
           <h2 id="lead-title" className="m-0 text-xl font-bold">
             {t(`desk.kinds.${lead.kind}`)} · {when(lang, lead.created_at, config.timeZone)}
           </h2>
-          <dl className="m-0 mt-4 grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">
+          <dl className="m-0 mt-4 grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm [overflow-wrap:anywhere]">
             <dt className="font-semibold">{t('desk.columns.email')}</dt>
             <dd className="m-0" dir="ltr">
               {lead.email}
