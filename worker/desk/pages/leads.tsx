@@ -289,7 +289,7 @@ export function DeskLeadPage({
     <>
       <DeskHeader title={lead.name || lead.email} section="/desk" />
       <div className="container grid gap-6 pb-16 lg:grid-cols-3">
-        {/* min-w-0: the history's wide JSON scrolls in its box, not the page on a phone */}
+        {/* min-w-0: a long line wraps in its box, not widens the page on a phone */}
         <section aria-labelledby="lead-title" className="card min-w-0 lg:col-span-2">
           <h2 id="lead-title" className="m-0 text-xl font-bold">
             {t(`desk.kinds.${lead.kind}`)} · {when(lang, lead.created_at, config.timeZone)}
@@ -312,7 +312,7 @@ export function DeskLeadPage({
               </summary>
               {rows.length > 0 && (
                 <pre
-                  className="m-0 mt-2 overflow-x-auto rounded-lg bg-slate-50 p-3 text-xs"
+                  className="m-0 mt-2 whitespace-pre-wrap rounded-lg bg-slate-50 p-3 text-xs [overflow-wrap:anywhere]"
                   dir="ltr"
                 >
                   {JSON.stringify(rows, null, 2)}
