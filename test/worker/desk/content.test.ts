@@ -1,6 +1,7 @@
 import { env, SELF } from 'cloudflare:test'
 import { XMLParser, XMLValidator } from 'fast-xml-parser'
 import { beforeAll, describe, expect, it } from 'vitest'
+import en from '../../../locales/en.json'
 import { LANGS } from '../../../client/lib/languages'
 import {
   CONTENT_KINDS,
@@ -481,6 +482,20 @@ describe('the seeded content in the editor', () => {
     expect(input('result_1_value')).toContain('dir="ltr"')
     expect(input('result_1_value')).toContain('lang="ar"')
     expect(input('result_1_label')).toContain('dir="rtl"')
+  })
+
+  it('a testimonial, with nothing shared, shows no empty box and no note about shared fields', async () => {
+    const item = (await stored()).find((i) => i!.kind === 'testimonial')!
+    for (const tab of ['en', 'ar']) {
+      const path = `/desk/content/testimonial/${item!.id}?tab=${tab}&lang=en`
+      const html = await (await get(path, staff.cookie)).text()
+      expect(html).not.toMatch(/<div class="grid gap-5 md:grid-cols-2"><\/div>/)
+      expect(decode(html)).not.toContain(en.desk.content.shared_on_english)
+    }
+    // a plan's Arabic tab still says where its price is edited
+    const plan = (await stored()).find((i) => i!.kind === 'plan')!
+    const html = await (await get(`/desk/content/plan/${plan!.id}?tab=ar`, staff.cookie)).text()
+    expect(decode(html)).toContain(en.desk.content.shared_on_english)
   })
 
   it('a seeded item of each kind opens with its fields filled and saves unchanged, in English and Arabic', async () => {

@@ -534,7 +534,8 @@ export function ContentEditorPage({
         >
           <input type="hidden" name="version" value={item.version} />
           <input type="hidden" name="lang" value={tab} />
-          {tab === 'en' ? (
+          {/* a testimonial has nothing shared: neither an empty box nor a note about it */}
+          {kind !== 'article' && !fields.shared.length ? null : tab === 'en' ? (
             <div className="grid gap-5 md:grid-cols-2">
               {kind === 'article' && (
                 <div>
