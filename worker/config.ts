@@ -1,3 +1,4 @@
+import { readAvailability } from './booking/slots'
 import type { Bindings } from './env'
 
 /** Settings the pages read, with the local defaults of wrangler.toml filled in. */
@@ -11,6 +12,8 @@ export interface SiteConfig {
   fiverrUrl: string
   /** Ad and analytics trackers; loaded only when set and the visitor agreed. */
   trackers: { metaPixelId: string; gaMeasurementId: string }
+  /** The agency's time zone (BOOKING_TIMEZONE): the zone the desk's times are typed and shown in. */
+  timeZone: string
 }
 
 export const hasTrackers = (config: SiteConfig) =>
@@ -84,6 +87,7 @@ function settingsOf(env: Partial<Bindings>, origin: string): SiteConfig {
         ? env.GA_MEASUREMENT_ID!
         : '',
     },
+    timeZone: readAvailability(env).timeZone,
   }
 }
 

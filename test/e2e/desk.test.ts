@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
+import { LANGS } from '../../client/lib/languages'
 import en from '../../locales/en.json'
 import { seriousViolations } from './audit'
-import { useBrowser } from './browser'
+import { PHONE, useBrowser } from './browser'
 import { query } from './d1'
 import { mailTo } from './inbox'
 import { signInStaff } from './staff'
@@ -9,6 +10,7 @@ import { signInStaff } from './staff'
 // The agency's desk as staff use it: a second factor, the leads inbox, a lead, a booking, CSV.
 
 const { open } = useBrowser()
+const LONG_URL = `https://example.com/${'catalogue/'.repeat(8)}${'a'.repeat(40)}`
 const t = en
 
 describe('the agency desk', () => {
@@ -26,7 +28,8 @@ describe('the agency desk', () => {
           name: 'Lena Lead',
           email: visitor,
           service: 'shopify',
-          message: 'Our Shopify store needs help with ads.',
+          // a pasted link: the lead's page wraps it on a phone
+          message: `Our Shopify store needs help with ads. ${LONG_URL}`,
         })
       ).status(),
     ).toBe(200)
@@ -39,6 +42,12 @@ describe('the agency desk', () => {
         await post('/api/bookings', { name: 'Lena Lead', email: visitor, slot, timeZone: 'UTC' })
       ).status(),
     ).toBe(200)
+    // another, with a link in its notes and a long address, still there at the end
+    const other = slots.find((s) => s !== slot)
+    const notes = { name: 'Noel Notes', email: `e2e-notes-${visitor.slice(9)}`, notes: LONG_URL }
+    expect((await post('/api/bookings', { ...notes, slot: other, timeZone: 'UTC' })).status()).toBe(
+      200,
+    )
 
     // a staff account with a second factor, signed in
     const staff = await signInStaff(page)
@@ -100,6 +109,27 @@ describe('the agency desk', () => {
         ['en', 'ar'].flatMap((lang) => paths.map((path) => `${path}?lang=${lang}`)),
       ),
     ).toEqual([])
+
+    // on a phone, in every language, the desk's bar holds the mark, the language and Sign Out
+    // on one line and inside the screen (Sign Out broke over two lines, or off the edge), and a
+    // pasted link in a lead or a booking's notes wraps (those pages were 1,300 px wide)
+    await page.setViewportSize(PHONE)
+    const bar = []
+    for (const lang of LANGS)
+      for (const path of ['/desk/bookings', leadPath]) {
+        await page.goto(`${path}?lang=${lang}`)
+        const signOut = page.locator('header form[action="/auth/sign-out"] button')
+        const box = (await signOut.boundingBox())!
+        bar.push({
+          page: `${path} ${lang}`,
+          oneLine: box.height < 40,
+          inside: box.x >= 0 && box.x + box.width <= PHONE.width,
+          scrolls: await page.evaluate(() => document.documentElement.scrollWidth > innerWidth),
+        })
+      }
+    expect(bar.filter((p) => !p.oneLine || !p.inside || p.scrolls)).toEqual([])
+    await page.goto('/desk/bookings')
+    expect(await page.getByText('Noel Notes').count()).toBe(1)
     await page.context().close()
   })
 })

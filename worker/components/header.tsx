@@ -59,7 +59,8 @@ export function WorkspaceBar() {
   return (
     <header className="border-b border-slate-200 bg-white">
       <div className="container flex h-14 items-center justify-between gap-4">
-        <Logo />
+        {/* on a phone the bar holds the mark, the language and Sign Out on one line */}
+        <Logo compact />
         <div className="flex items-center gap-2">
           <LanguageMenu />
           {user && (
@@ -67,7 +68,7 @@ export function WorkspaceBar() {
               <span className="hidden text-sm text-ink-600 sm:inline">
                 <bdi>{user.email}</bdi>
               </span>
-              <SignOutForm button="btn-ghost px-3 py-1.5 text-sm" />
+              <SignOutForm button="btn-ghost whitespace-nowrap px-3 py-1.5 text-sm" />
             </>
           )}
         </div>

@@ -111,6 +111,8 @@ deskBookings.post('/:id{[0-9]+}/move', ...guards, async (c) => {
     await auditNothing(c, 'booking.move', { to, outcome: 'gone' })
     return back(c, 'gone')
   }
+  // the form starts on the booking's own time: sent as it was, nothing to do
+  if (to === booking.slotStart) return back(c, 'unchanged')
   // only a slot the site offers now: working hours, enough notice, not booked
   const free = await currentSlots(c, { except: booking.id })
   if (free.slots.includes(to) && (await moveBooking(c, booking, to, staffOf(c))))

@@ -15,6 +15,7 @@ import {
 import { renderMarkdown } from '../content/markdown'
 import { readSnapshot, writeSnapshot } from '../content/snapshot'
 import { isDatabaseError } from '../db/outage'
+import { zonedFieldValue } from '../i18n/format'
 import { RETRY_AFTER_SECONDS } from '../render/error-page'
 import {
   findMedia,
@@ -312,7 +313,13 @@ async function saveFromForm(c: Context<AppEnv>) {
     state.issues['text.cover_alt'] = 'alt_required'
 
   let publishAt: string | null = current.publish_at
-  if (action.output === 'schedule') {
+  // a scheduled item's field shows its time: a time changed there and saved is the new one
+  const retimed =
+    action.output === 'save' &&
+    current.status === 'scheduled' &&
+    !!form.publish_at &&
+    (!publishAt || form.publish_at !== zonedFieldValue(publishAt, agencyZone(c)))
+  if (action.output === 'schedule' || retimed) {
     const at = form.publish_at ? fromZonedTime(form.publish_at, agencyZone(c)) : null
     if (!at || Number.isNaN(at.getTime()) || at.getTime() <= Date.now())
       state.issues.publish_at = 'schedule_past'
@@ -418,6 +425,10 @@ deskContent.post('/:kind/:id/restore', sameSiteOnly(), limitBody(4096), async (c
     return c.json({ error: c.var.t('errors.invalid') }, 404)
   const snapshot = await revisionSnapshot(c.env.DB, current.id, revision)
   if (!snapshot) return c.json({ error: c.var.t('errors.invalid') }, 404)
+  // back to the language tab the staff member restored from
+  const tab = isLang(form.tab) ? form.tab : 'en'
+  const back = (done: string) =>
+    c.redirect(`/desk/content/${current.kind}/${current.id}?tab=${tab}&done=${done}`, 303)
   const texts = Object.fromEntries(
     Object.entries(snapshot.texts).map(([lang, t]) => [lang, { lang: lang as Lang, ...t! }]),
   )
@@ -437,10 +448,10 @@ deskContent.post('/:kind/:id/restore', sameSiteOnly(), limitBody(4096), async (c
       live,
     })
     if (live) await afterLiveChange(c, current.kind)
-    return c.redirect(`/desk/content/${current.kind}/${current.id}?done=restore`, 303)
+    return back('restore')
   } catch (err) {
     if (!isStaleSave(err)) throw err
-    return c.redirect(`/desk/content/${current.kind}/${current.id}?done=stale`, 303)
+    return back('stale')
   }
 })
 

@@ -24,6 +24,7 @@ import { limitBody, sameSiteOnly } from '../middleware/form-guard'
 import { lineBreaks } from '../content/kinds'
 import { renderMarkdown } from '../content/markdown'
 import { createTranslator } from '../i18n/translator'
+import { zonedFieldValue } from '../i18n/format'
 import { queueStep, startIssue } from '../newsletter/send'
 import { agencyZone, deskTitle, staffOf } from './staff'
 import { NewsletterEditorPage, NewsletterListPage, type NewsletterForm } from './pages/newsletters'
@@ -210,11 +211,21 @@ deskNewsletters.post('/:id{[0-9]+}', sameSiteOnly(), limitBody(128 * 1024), asyn
   if (!current.texts.en)
     return renderEditor(c, current, { ...form, issues: { form: 'english_first' } }, 400)
   if (action.output === 'send') {
+    // nobody confirmed: starting would mark it sent, to no one, for good
+    const audience = Object.values(await audienceByLanguage(db)).reduce((n, k) => n + (k ?? 0), 0)
+    if (!audience)
+      return renderEditor(c, current, { ...form, issues: { form: 'no_audience' } }, 400)
     const started = await startIssue(c.env, issue.id, staff.email)
     await audit(db, staff, 'newsletter.send', target, { started }).run()
     return back(started ? 'send' : 'too_late')
   }
-  if (action.output === 'schedule') {
+  // a scheduled issue's field shows its time: a time changed there and saved is the new one
+  const retimed =
+    action.output === 'save' &&
+    current.status === 'scheduled' &&
+    !!form.sendAt &&
+    (!current.send_at || form.sendAt !== zonedFieldValue(current.send_at, agencyZone(c)))
+  if (action.output === 'schedule' || retimed) {
     const at = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/.test(form.sendAt ?? '')
       ? fromZonedTime(form.sendAt!, agencyZone(c))
       : null

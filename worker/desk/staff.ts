@@ -1,5 +1,4 @@
 import type { Context } from 'hono'
-import { readAvailability } from '../booking/slots'
 import type { AppEnv } from '../env'
 
 /** What every part of the desk reads of its request (after staffOnly, desk/guard.ts). */
@@ -10,8 +9,8 @@ export const staffOf = (c: Context<AppEnv>) => ({
   email: c.var.account!.email,
 })
 
-/** The agency's own time zone (BOOKING_TIMEZONE): schedules are given in it. */
-export const agencyZone = (c: Context<AppEnv>) => readAvailability(c.env).timeZone
+/** The agency's own time zone (BOOKING_TIMEZONE): schedules are given and shown in it. */
+export const agencyZone = (c: Context<AppEnv>) => c.var.config.timeZone
 
 /** A desk page's <title>. */
 export const deskTitle = (c: Context<AppEnv>, text: string) =>

@@ -1,3 +1,4 @@
+import { formatInTimeZone } from 'date-fns-tz'
 import type { Lang } from '../../client/lib/languages'
 /** Plan prices are in US dollars a month (the desk's plans). */
 export const CURRENCY = 'USD'
@@ -50,12 +51,14 @@ export const formatDay = (lang: Lang, iso: string) =>
 /** A phone number that never breaks across lines: its spaces become no-break spaces. */
 export const unbroken = (s: string) => s.replace(/ /g, '\u00a0')
 
-/** An instant as a date and time (UTC) in the page's language: the desk's lists. */
-export const formatDateTime = (lang: Lang, iso: string) =>
+/**
+ * An instant as a date and time in the page's language and the agency's zone (config.timeZone):
+ * the desk's lists, in the zone its schedule fields are typed in.
+ */
+export const formatDateTime = (lang: Lang, iso: string, timeZone: string) =>
   memo(
-    `dt:${lang}`,
-    () =>
-      new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }),
+    `dt:${lang}:${timeZone}`,
+    () => new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'short', timeZone }),
   ).format(new Date(iso))
 
 /** An ISO day as "25 Nov": the visits chart's axis. */
@@ -71,3 +74,7 @@ export const formatShortDay = (lang: Lang, iso: string) =>
  */
 export const languageName = (inLang: Lang, lang: Lang) =>
   memo(`ln:${inLang}`, () => new Intl.DisplayNames([inLang], { type: 'language' })).of(lang) ?? lang
+
+/** An instant as a datetime-local field's value ("2026-12-01T09:00") in `timeZone`. */
+export const zonedFieldValue = (iso: string, timeZone: string) =>
+  formatInTimeZone(new Date(iso), timeZone, "yyyy-MM-dd'T'HH:mm")

@@ -1,6 +1,7 @@
 import { env, SELF } from 'cloudflare:test'
 import { XMLParser, XMLValidator } from 'fast-xml-parser'
 import { beforeAll, describe, expect, it } from 'vitest'
+import en from '../../../locales/en.json'
 import { LANGS } from '../../../client/lib/languages'
 import {
   CONTENT_KINDS,
@@ -14,7 +15,7 @@ import { renderMarkdown } from '../../../worker/content/markdown'
 import { findItem, publishDue } from '../../../worker/db/content'
 import worker from '../../../worker/index'
 import { SITE } from '../auth/helpers'
-import { get, person } from './helpers'
+import { get, person, post } from './helpers'
 
 // The desk's content (worker/desk/content.tsx): saves, versions, the cron's publishing and the
 // edge cache following every change.
@@ -156,6 +157,41 @@ describe('saving', () => {
     expect(audit!.n).toBe(2)
   })
 
+  it('restores a revision from a language tab and comes back to that tab', async () => {
+    const fields = article()
+    const { id } = await itemOf(await save('/desk/content/article/new', fields))
+    const path = `/desk/content/article/${id}`
+    const arabic = (version: string, title: string) => ({
+      version,
+      lang: 'ar',
+      action: 'save',
+      'text.title': title,
+      'text.excerpt': 'مقتطف قصير للمقال.',
+      'text.description':
+        'وصف تعريفي طويل بما يكفي ليتجاوز الحد الأدنى البالغ خمسين حرفًا في الصفحة.',
+      'text.category_label': 'أمازون',
+      'text.author': 'آدا',
+      'text.body': '## الجزء الأول\n\nنص.',
+    })
+    await itemOf(await save(path, arabic('1', 'العنوان الأول')))
+    await itemOf(await save(path, arabic('2', 'العنوان الثاني')))
+    const { id: revision } = (await env.DB.prepare(
+      'SELECT id FROM content_revisions WHERE item_id = ? AND version = 2',
+    )
+      .bind(id)
+      .first<{ id: number }>())!
+    const res = await post(
+      `${path}/restore`,
+      { revision: String(revision), version: '3', tab: 'ar' },
+      staff.cookie,
+    )
+    expect(res.status).toBe(303)
+    expect(res.headers.get('Location')).toBe(`${path}?tab=ar&done=restore`)
+    const item = (await findItem(env.DB, 'article', id))!
+    expect(item.texts.ar!.fields.title).toBe('العنوان الأول')
+    expect(item.texts.en!.fields.title).toBe(fields['text.title'])
+  })
+
   it('says what is wrong with each field, in the staff member’s language, and keeps the text', async () => {
     const res = await save(
       '/desk/content/article/new',
@@ -204,6 +240,34 @@ describe('scheduling', () => {
     const page = await get(`/blog/${fields.slug}`)
     expect(page.status).toBe(200)
     expect(await page.text()).toContain(fields['text.title'])
+  })
+
+  it('reopens a scheduled article with its time in the field and the agency’s clock, in summer too', async () => {
+    // 09:00 in London on 1 July is 08:00 UTC (summer time): the desk says 9:00 everywhere
+    const year = new Date().getUTCFullYear() + 1
+    const fields = article({ action: 'schedule', publish_at: `${year}-07-01T09:00` })
+    const { id } = await itemOf(await save('/desk/content/article/new', fields))
+    expect((await row(id))!.publish_at).toBe(`${year}-07-01T08:00:00.000Z`)
+    const html = await (
+      await get(`/desk/content/article/${id}?tab=en&lang=en`, staff.cookie)
+    ).text()
+    // the field shows the time it was given, to change it or see it
+    expect(html).toMatch(new RegExp(`name="publish_at"[^>]*value="${year}-07-01T09:00"`))
+    // the badge and the list: the time as typed, not UTC's 8:00
+    expect(html).toContain(` · Jul 1, ${year}, 9:00`)
+    const list = await (await get('/desk/content/article?lang=en', staff.cookie)).text()
+    expect(list).toContain(`Jul 1, ${year}, 9:00`)
+    // Save with the field as shown keeps the time; with a time changed there, takes it
+    const path = `/desk/content/article/${id}`
+    const again = { ...fields, action: 'save', slug: fields.slug }
+    expect((await itemOf(await save(path, { ...again, version: '1' }))).done).toBe('save')
+    expect((await row(id))!.publish_at).toBe(`${year}-07-01T08:00:00.000Z`)
+    const later = { ...again, version: '2', publish_at: `${year}-07-02T10:30` }
+    expect((await itemOf(await save(path, later))).done).toBe('save')
+    expect(await row(id)).toMatchObject({
+      status: 'scheduled',
+      publish_at: `${year}-07-02T09:30:00.000Z`,
+    })
   })
 })
 
@@ -478,6 +542,20 @@ describe('the seeded content in the editor', () => {
     expect(input('result_1_value')).toContain('dir="ltr"')
     expect(input('result_1_value')).toContain('lang="ar"')
     expect(input('result_1_label')).toContain('dir="rtl"')
+  })
+
+  it('a testimonial, with nothing shared, shows no empty box and no note about shared fields', async () => {
+    const item = (await stored()).find((i) => i!.kind === 'testimonial')!
+    for (const tab of ['en', 'ar']) {
+      const path = `/desk/content/testimonial/${item!.id}?tab=${tab}&lang=en`
+      const html = await (await get(path, staff.cookie)).text()
+      expect(html).not.toMatch(/<div class="grid gap-5 md:grid-cols-2"><\/div>/)
+      expect(decode(html)).not.toContain(en.desk.content.shared_on_english)
+    }
+    // a plan's Arabic tab still says where its price is edited
+    const plan = (await stored()).find((i) => i!.kind === 'plan')!
+    const html = await (await get(`/desk/content/plan/${plan!.id}?tab=ar`, staff.cookie)).text()
+    expect(decode(html)).toContain(en.desk.content.shared_on_english)
   })
 
   it('a seeded item of each kind opens with its fields filled and saves unchanged, in English and Arabic', async () => {

@@ -142,6 +142,57 @@ describe('sending', () => {
     expect(sent!.n).toBe(0)
   })
 
+  it('refuses to send to no one, says why, and the newsletter stays a draft to send later', async () => {
+    const id = await draft('Nobody yet')
+    const { results: kept } = await env.DB.prepare(
+      "UPDATE subscribers SET status = 'unsubscribed' WHERE status = 'confirmed' RETURNING id",
+    ).all<{ id: number }>()
+    try {
+      const res = await post(
+        `/desk/newsletters/${id}`,
+        { version: '2', tab: 'en', subject: 'Nobody yet', body: 'Body', action: 'send' },
+        staff.cookie,
+      )
+      expect(res.status).toBe(400)
+      expect(await res.text()).toContain(en.desk.newsletters.errors.no_audience)
+      expect((await issueRow(id))!.status).toBe('draft')
+    } finally {
+      if (kept.length)
+        await env.DB.batch(
+          kept.map((r) =>
+            env.DB.prepare("UPDATE subscribers SET status = 'confirmed' WHERE id = ?").bind(r.id),
+          ),
+        )
+    }
+  })
+
+  it('shows a scheduled issue’s time in its field, and a time changed there and saved is taken', async () => {
+    const id = await draft('Retimed subject')
+    const year = new Date().getUTCFullYear() + 1
+    const fields = { tab: 'en', subject: 'Retimed subject', body: 'Body' }
+    const schedule = { ...fields, version: '2', action: 'schedule', send_at: `${year}-07-01T09:00` }
+    expect(issueOf(await post(`/desk/newsletters/${id}`, schedule, staff.cookie)).done).toBe(
+      'schedule',
+    )
+    // 09:00 in London in July is 08:00 UTC; the editor says 9:00, in the field and beside it
+    expect((await issueRow(id))!.send_at).toBe(`${year}-07-01T08:00:00.000Z`)
+    const html = await (await get(`/desk/newsletters/${id}?tab=en&lang=en`, staff.cookie)).text()
+    expect(html).toMatch(new RegExp(`name="send_at"[^>]*value="${year}-07-01T09:00"`))
+    expect(html).toContain(`Jul 1, ${year}, 9:00`)
+    const row = await issueRow(id)
+    const later = { ...fields, version: String(row!.version), action: 'save' }
+    await post(
+      `/desk/newsletters/${id}`,
+      { ...later, send_at: `${year}-07-02T10:30` },
+      staff.cookie,
+    )
+    expect(await issueRow(id)).toMatchObject({
+      status: 'scheduled',
+      send_at: `${year}-07-02T09:30:00.000Z`,
+    })
+    await post(`/desk/newsletters/${id}`, { action: 'cancel', tab: 'en' }, staff.cookie)
+  })
+
   it('a cancel before the start sends nothing, even when the time comes', async () => {
     const subscribers = await confirmed('nl-cancel', 2)
     const id = await draft('Cancelled subject')

@@ -2,11 +2,12 @@ import { formatInTimeZone } from 'date-fns-tz'
 import { zoneName } from '../../../client/islands/booking-form'
 import { slotOption } from '../../booking/invitation'
 import type { Booking } from '../../db/bookings'
+import { formatDateTime } from '../../i18n/format'
 import { usePage } from '../../render/context'
 import { DeskHeader, DeskNotice } from './leads'
 
 /** What the last cancel or move did, as the page after it says (?done=). */
-export const DESK_BOOKINGS_DONE = ['cancelled', 'moved', 'taken', 'gone'] as const
+export const DESK_BOOKINGS_DONE = ['cancelled', 'moved', 'unchanged', 'taken', 'gone'] as const
 export type DeskBookingsDone = (typeof DESK_BOOKINGS_DONE)[number]
 
 /** The agency's calendar as the desk reports it (null: none connected). */
@@ -51,16 +52,19 @@ export function DeskBookingsPage({
   const dayOf = new Intl.DateTimeFormat(lang, { dateStyle: 'full', timeZone })
   const timeOf = new Intl.DateTimeFormat(lang, { timeStyle: 'short', timeZone })
   const optionOf = slotOption(lang, timeZone)
-  // the free slots, once: every booking's move form offers the same ones
-  const options = byDay(slots, (s) => s, timeZone).map((day) => (
-    <optgroup key={day[0]} label={dayOf.format(new Date(day[0]))}>
-      {day.map((s) => (
-        <option key={s} value={s}>
-          {optionOf.format(new Date(s))}
-        </option>
-      ))}
-    </optgroup>
-  ))
+  // the free slots, and the booking's own time first chosen (as the visitor's manage page does)
+  const optionsFor = (own: string) =>
+    byDay([...new Set([...slots, own])].sort(), (s) => s, timeZone).map((day) => (
+      <optgroup key={day[0]} label={dayOf.format(new Date(day[0]))}>
+        {day.map((s) => (
+          <option key={s} value={s}>
+            {s === own
+              ? t('booking.current_time', { when: optionOf.format(new Date(s)) })
+              : optionOf.format(new Date(s))}
+          </option>
+        ))}
+      </optgroup>
+    ))
   const ok = done === 'cancelled' || done === 'moved'
   return (
     <>
@@ -90,7 +94,8 @@ export function DeskBookingsPage({
                   <p className="m-0 text-lg font-bold text-brand-700">
                     <time dateTime={b.slotStart}>{timeOf.format(new Date(b.slotStart))}</time>
                   </p>
-                  <dl className="m-0 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
+                  {/* a pasted link or a long address wraps: the card stays the phone's width */}
+                  <dl className="m-0 grid min-w-0 grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm [overflow-wrap:anywhere]">
                     <dt className="font-semibold">{t('desk_bookings.booked_by')}</dt>
                     <dd className="m-0">{b.name}</dd>
                     <dt className="font-semibold">{t('desk_bookings.email')}</dt>
@@ -131,9 +136,10 @@ export function DeskBookingsPage({
                             id={`move-${b.id}`}
                             name="slot"
                             required
+                            defaultValue={b.slotStart}
                             className="w-full rounded-lg border border-slate-300 bg-white px-3 py-2"
                           >
-                            {options}
+                            {optionsFor(b.slotStart)}
                           </select>
                           <p className="m-0 text-xs text-ink-600">{t('desk_bookings.move_hint')}</p>
                           <button type="submit" className="btn-primary py-2 text-sm">
@@ -174,13 +180,8 @@ export function DeskBookingsPage({
 
 /** Where the agency's calendar stands: read, down (and since when), changes it still owes. */
 function CalendarNotice({ calendar }: { calendar: CalendarReport | null }) {
-  const { t, lang } = usePage()
-  const at = (iso: string | null) =>
-    iso
-      ? new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'short' }).format(
-          new Date(iso),
-        )
-      : '—'
+  const { t, lang, config } = usePage()
+  const at = (iso: string | null) => (iso ? formatDateTime(lang, iso, config.timeZone) : '—')
   if (!calendar)
     return <p className="m-0 text-sm text-ink-600">{t('desk_bookings.calendar_none')}</p>
   const down = !!calendar.error

@@ -21,7 +21,7 @@ export function ContentSnapshotPage({
   snapshot: Snapshot | null
   down: DeskDown
 }) {
-  const { t, lang } = usePage()
+  const { t, lang, config } = usePage()
   const english = snapshot?.items.en ?? []
   return (
     <>
@@ -29,7 +29,7 @@ export function ContentSnapshotPage({
       <div className="container space-y-6 pb-16">
         <DeskNotice ok={false}>
           {t(down === 'sign-in' ? 'outage.desk_snapshot_sign_in' : 'outage.desk_snapshot', {
-            at: snapshot ? formatDateTime(lang, snapshot.writtenAt) : '—',
+            at: snapshot ? formatDateTime(lang, snapshot.writtenAt, config.timeZone) : '—',
           })}
         </DeskNotice>
         {english.length > 0 && (

@@ -13,7 +13,7 @@ import {
 } from '../../content/kinds'
 import type { MediaPicture } from '../../../client/lib/media-picture'
 import type { FullItem, ListedItem, RevisionRow } from '../../db/content'
-import { formatDateTime } from '../../i18n/format'
+import { formatDateTime, zonedFieldValue } from '../../i18n/format'
 import { isMessageKey } from '../../i18n/translator'
 import { usePage } from '../../render/context'
 import { DeskHeader, DeskNotice, DeskTable } from './leads'
@@ -60,7 +60,7 @@ function KindNav({ kind }: { kind: ContentKind }) {
 }
 
 function StatusBadge({ status, at }: { status: string; at?: string | null }) {
-  const { t, lang } = usePage()
+  const { t, lang, config } = usePage()
   const tone =
     status === 'published'
       ? 'bg-green-50 text-green-800'
@@ -70,7 +70,7 @@ function StatusBadge({ status, at }: { status: string; at?: string | null }) {
   return (
     <span className={`inline-block rounded-full px-2.5 py-0.5 text-xs font-semibold ${tone}`}>
       {t(`desk.content.statuses.${status as 'draft'}`)}
-      {status === 'scheduled' && at ? ` · ${formatDateTime(lang, at)}` : ''}
+      {status === 'scheduled' && at ? ` · ${formatDateTime(lang, at, config.timeZone)}` : ''}
     </span>
   )
 }
@@ -97,7 +97,7 @@ function Languages({ langs, stale }: { langs: Lang[]; stale: Lang[] }) {
 }
 
 export function ContentListPage({ kind, items }: { kind: ContentKind; items: ListedItem[] }) {
-  const { t, lang } = usePage()
+  const { t, lang, config } = usePage()
   return (
     <>
       <DeskHeader title={t('desk.nav.content')} section="/desk/content" />
@@ -135,7 +135,7 @@ export function ContentListPage({ kind, items }: { kind: ContentKind; items: Lis
                   <Languages langs={item.langs} stale={item.stale} />
                 </td>
                 <td className="whitespace-nowrap px-3 py-2 text-ink-600">
-                  {formatDateTime(lang, item.updated_at)}
+                  {formatDateTime(lang, item.updated_at, config.timeZone)}
                   <span className="block text-xs" dir="ltr">
                     {item.updated_by}
                   </span>
@@ -420,7 +420,7 @@ export function ContentEditorPage({
   pictures: MediaPicture[]
   timeZone: string
 }) {
-  const { t, lang: uiLang } = usePage()
+  const { t, lang: uiLang, config } = usePage()
   const issue = useIssue()
   const kind = item.kind
   const isNew = item.id === 0
@@ -451,7 +451,7 @@ export function ContentEditorPage({
               {t('desk.content.version', {
                 n: item.version,
                 by: item.updated_by,
-                at: formatDateTime(uiLang, item.updated_at),
+                at: formatDateTime(uiLang, item.updated_at, config.timeZone),
               })}
             </span>
             {kind === 'article' && item.status === 'published' && (
@@ -475,7 +475,7 @@ export function ContentEditorPage({
               {state.issues.form === 'stale' && state.staleBy
                 ? t('desk.content.errors.stale', {
                     by: state.staleBy.by,
-                    at: formatDateTime(uiLang, state.staleBy.at),
+                    at: formatDateTime(uiLang, state.staleBy.at, config.timeZone),
                   })
                 : issue(state.issues.form)}
             </p>
@@ -534,7 +534,8 @@ export function ContentEditorPage({
         >
           <input type="hidden" name="version" value={item.version} />
           <input type="hidden" name="lang" value={tab} />
-          {tab === 'en' ? (
+          {/* a testimonial has nothing shared: neither an empty box nor a note about it */}
+          {kind !== 'article' && !fields.shared.length ? null : tab === 'en' ? (
             <div className="grid gap-5 md:grid-cols-2">
               {kind === 'article' && (
                 <div>
@@ -606,7 +607,10 @@ export function ContentEditorPage({
                   id="f-publish-at"
                   type="datetime-local"
                   name="publish_at"
-                  defaultValue={state.values.publish_at ?? ''}
+                  defaultValue={
+                    state.values.publish_at ??
+                    (item.publish_at ? zonedFieldValue(item.publish_at, timeZone) : '')
+                  }
                   aria-invalid={state.issues.publish_at ? true : undefined}
                   aria-describedby="f-publish-at-hint"
                   className={inputClass}
@@ -639,10 +643,13 @@ export function ContentEditorPage({
                   <span className="font-semibold">v{r.version}</span>
                   <span>{t(`desk.content.actions.${r.action as 'save'}`)}</span>
                   <span dir="ltr">{r.author}</span>
-                  <span className="text-ink-600">{formatDateTime(uiLang, r.created_at)}</span>
+                  <span className="text-ink-600">
+                    {formatDateTime(uiLang, r.created_at, config.timeZone)}
+                  </span>
                   {r.version !== item.version && (
                     <form method="post" action={`${base}/restore`} className="ms-auto">
                       <input type="hidden" name="revision" value={r.id} />
+                      <input type="hidden" name="tab" value={tab} />
                       <input type="hidden" name="version" value={item.version} />
                       <button
                         type="submit"

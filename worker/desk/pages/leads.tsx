@@ -188,7 +188,7 @@ const COLUMNS = ['when', 'kind', 'name', 'email', 'language', 'about', 'handled'
  * lean: the cells' styles are set once on the table, the labels translated once per page.
  */
 function LeadTable({ leads }: { leads: LeadRow[] }) {
-  const { t, lang } = usePage()
+  const { t, lang, config } = usePage()
   const kinds = Object.fromEntries(LEAD_KINDS.map((k) => [k, t(`desk.kinds.${k}`)]))
   const statuses = Object.fromEntries(STATUSES.map((s) => [s, `${t(`desk.statuses.${s}`)} · `]))
   const [yes, no] = [t('desk.yes'), t('desk.no')]
@@ -207,7 +207,7 @@ function LeadTable({ leads }: { leads: LeadRow[] }) {
       <tbody className="[&>tr]:(border-t border-slate-200 align-top) [&_a]:(font-semibold text-brand-700)">
         {leads.map((l) => (
           <tr key={`${l.kind}-${l.id}`}>
-            <td className="whitespace-nowrap">{when(lang, l.created_at)}</td>
+            <td className="whitespace-nowrap">{when(lang, l.created_at, config.timeZone)}</td>
             <td>{kinds[l.kind]}</td>
             <td>
               <a href={leadHref(l)}>{l.name || l.email}</a>
@@ -277,7 +277,7 @@ export function DeskLeadPage({
   history: History
   saved: boolean
 }) {
-  const { t, lang } = usePage()
+  const { t, lang, config } = usePage()
   const sections = [
     ['subscriptions', history.subscriptions],
     ['guide_requests', history.guide_requests],
@@ -289,11 +289,12 @@ export function DeskLeadPage({
     <>
       <DeskHeader title={lead.name || lead.email} section="/desk" />
       <div className="container grid gap-6 pb-16 lg:grid-cols-3">
-        <section aria-labelledby="lead-title" className="card lg:col-span-2">
+        {/* min-w-0: a long line wraps in its box, not widens the page on a phone */}
+        <section aria-labelledby="lead-title" className="card min-w-0 lg:col-span-2">
           <h2 id="lead-title" className="m-0 text-xl font-bold">
-            {t(`desk.kinds.${lead.kind}`)} · {when(lang, lead.created_at)}
+            {t(`desk.kinds.${lead.kind}`)} · {when(lang, lead.created_at, config.timeZone)}
           </h2>
-          <dl className="m-0 mt-4 grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">
+          <dl className="m-0 mt-4 grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm [overflow-wrap:anywhere]">
             <dt className="font-semibold">{t('desk.columns.email')}</dt>
             <dd className="m-0" dir="ltr">
               {lead.email}
@@ -311,7 +312,7 @@ export function DeskLeadPage({
               </summary>
               {rows.length > 0 && (
                 <pre
-                  className="m-0 mt-2 overflow-x-auto rounded-lg bg-slate-50 p-3 text-xs"
+                  className="m-0 mt-2 whitespace-pre-wrap rounded-lg bg-slate-50 p-3 text-xs [overflow-wrap:anywhere]"
                   dir="ltr"
                 >
                   {JSON.stringify(rows, null, 2)}

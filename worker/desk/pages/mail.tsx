@@ -22,8 +22,8 @@ export function DeskMailPage({
   next: number | null
   done: boolean
 }) {
-  const { t, lang } = usePage()
-  const when = (iso: string) => formatDateTime(lang, iso)
+  const { t, lang, config } = usePage()
+  const when = (iso: string) => formatDateTime(lang, iso, config.timeZone)
   return (
     <>
       <DeskHeader title={t('desk.nav.mail')} section="/desk/mail" />

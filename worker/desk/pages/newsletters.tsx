@@ -9,7 +9,7 @@ import type {
   IssueStatus,
   ListedIssue,
 } from '../../db/newsletters'
-import { formatDateTime, formatNumber, languageName } from '../../i18n/format'
+import { formatDateTime, formatNumber, languageName, zonedFieldValue } from '../../i18n/format'
 import { usePage } from '../../render/context'
 import { DeskHeader, DeskNotice, DeskTable } from './leads'
 
@@ -82,13 +82,15 @@ export function NewsletterListPage({
   issues: ListedIssue[]
   audience: Partial<Record<Lang, number>>
 }) {
-  const { t, lang } = usePage()
+  const { t, lang, config } = usePage()
   const when = (i: ListedIssue) =>
     i.status === 'scheduled' && i.send_at
-      ? t('desk.newsletters.scheduled_for', { at: formatDateTime(lang, i.send_at) })
+      ? t('desk.newsletters.scheduled_for', {
+          at: formatDateTime(lang, i.send_at, config.timeZone),
+        })
       : i.started_at
-        ? formatDateTime(lang, i.started_at)
-        : formatDateTime(lang, i.updated_at)
+        ? formatDateTime(lang, i.started_at, config.timeZone)
+        : formatDateTime(lang, i.updated_at, config.timeZone)
   return (
     <>
       <DeskHeader title={t('desk.nav.newsletters')} section="/desk/newsletters" />
@@ -151,7 +153,7 @@ function Record({
   record: IssueRecord
   failed: Awaited<ReturnType<typeof failedMails>>
 }) {
-  const { t, lang } = usePage()
+  const { t, lang, config } = usePage()
   const counts = [
     'queued',
     'sent',
@@ -173,9 +175,13 @@ function Record({
       </div>
       <p className="m-0 text-sm text-ink-700">
         {issue.started_at &&
-          t('desk.newsletters.started', { at: formatDateTime(lang, issue.started_at) })}{' '}
+          t('desk.newsletters.started', {
+            at: formatDateTime(lang, issue.started_at, config.timeZone),
+          })}{' '}
         {issue.finished_at &&
-          t('desk.newsletters.finished', { at: formatDateTime(lang, issue.finished_at) })}{' '}
+          t('desk.newsletters.finished', {
+            at: formatDateTime(lang, issue.finished_at, config.timeZone),
+          })}{' '}
         {t.plural('desk.newsletters.written', issue.audience ?? 0, {
           done: formatNumber(lang, issue.written),
         })}
@@ -281,7 +287,7 @@ export function NewsletterEditorPage({
   timeZone: string
   staffEmail: string
 }) {
-  const { t, lang: uiLang } = usePage()
+  const { t, lang: uiLang, config } = usePage()
   const base = `/desk/newsletters/${issue.id}`
   const tab = form.tab
   const editable = issue.status === 'draft' || issue.status === 'scheduled'
@@ -306,14 +312,16 @@ export function NewsletterEditorPage({
           <StatusBadge status={issue.status} />
           {issue.status === 'scheduled' && issue.send_at && (
             <span>
-              {t('desk.newsletters.scheduled_for', { at: formatDateTime(uiLang, issue.send_at) })}
+              {t('desk.newsletters.scheduled_for', {
+                at: formatDateTime(uiLang, issue.send_at, config.timeZone),
+              })}
             </span>
           )}
           <span>
             {t('desk.newsletters.version', {
               n: issue.version,
               by: issue.updated_by,
-              at: formatDateTime(uiLang, issue.updated_at),
+              at: formatDateTime(uiLang, issue.updated_at, config.timeZone),
             })}
           </span>
         </div>
@@ -410,7 +418,9 @@ export function NewsletterEditorPage({
                   id="f-send-at"
                   type="datetime-local"
                   name="send_at"
-                  defaultValue={form.sendAt ?? ''}
+                  defaultValue={
+                    form.sendAt ?? (issue.send_at ? zonedFieldValue(issue.send_at, timeZone) : '')
+                  }
                   aria-invalid={form.issues.send_at ? true : undefined}
                   aria-describedby={`f-send-at-hint${form.issues.send_at ? ' f-send-at-error' : ''}`}
                   className={inputClass}
