@@ -133,8 +133,10 @@ export function AvailabilityPage({
                       {name}
                     </label>
                     <div>
-                      <label htmlFor={`f-start-${d}`} className="sr-only">
-                        {a('opens')} ({name})
+                      {/* seen: "Opens"; heard: "Opens (Monday)" */}
+                      <label htmlFor={`f-start-${d}`} className="mb-1 block text-xs text-ink-700">
+                        {a('opens')}
+                        <span className="sr-only"> ({name})</span>
                       </label>
                       <input
                         id={`f-start-${d}`}
@@ -148,8 +150,10 @@ export function AvailabilityPage({
                       />
                     </div>
                     <div>
-                      <label htmlFor={`f-end-${d}`} className="sr-only">
-                        {a('closes')} ({name})
+                      {/* seen: "Opens"; heard: "Opens (Monday)" */}
+                      <label htmlFor={`f-end-${d}`} className="mb-1 block text-xs text-ink-700">
+                        {a('closes')}
+                        <span className="sr-only"> ({name})</span>
                       </label>
                       <input
                         id={`f-end-${d}`}
