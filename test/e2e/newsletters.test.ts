@@ -2,7 +2,7 @@ import type { FrameLocator, Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import en from '../../locales/en.json'
 import { seriousViolations } from './audit'
-import { useBrowser } from './browser'
+import { island, useBrowser } from './browser'
 import { query } from './d1'
 import { inboxURL, mailTo } from './inbox'
 import { signInStaff } from './staff'
@@ -78,6 +78,9 @@ describe('newsletters in the desk', () => {
       await page.getByRole('button', { name: n.new }).click()
       await page.waitForURL(/\/desk\/newsletters\/\d+$/)
       const editor = new URL(page.url()).pathname
+      // typed once the editor has hydrated, as a person reading the page would (on a loaded
+      // machine the text otherwise went in before, and no preview was ever asked for)
+      await island(page, 'markdown-editor')
       await page.getByLabel(n.fields.subject).fill(subject)
       await page
         .getByLabel(n.fields.body)
@@ -121,6 +124,7 @@ describe('newsletters in the desk', () => {
         .getByRole('link', { name: /العربية/ })
         .click()
       await page.waitForURL(/tab=ar/)
+      await island(page, 'markdown-editor')
       await page.getByLabel(n.fields.subject).fill(arSubject)
       await page
         .getByLabel(n.fields.body)
