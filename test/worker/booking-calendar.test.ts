@@ -55,6 +55,33 @@ const plus = (iso: string, minutes: number) =>
 /** The calendar read, as the slots page's background refresh does it. */
 const read = (calendar: TestCalendar) => refreshBusy(calendar.site, Date.now(), 14)
 
+/** The desk's availability form, saved by a staff member: weekdays 09:00–17:00 and `fields`. */
+async function saveAvailability(calendar: TestCalendar, fields: Record<string, string>) {
+  const staff = await person({ staff: true, secondFactor: true })
+  const saved = await siteFetch(calendar.site, '/desk/bookings/availability', {
+    method: 'POST',
+    headers: {
+      Cookie: staff.cookie,
+      Origin: SITE,
+      'Content-Type': 'application/x-www-form-urlencoded',
+    },
+    body: new URLSearchParams({
+      ...Object.fromEntries(
+        [1, 2, 3, 4, 5].flatMap((d) => [
+          [`open_${d}`, '1'],
+          [`start_${d}`, '09:00'],
+          [`end_${d}`, '17:00'],
+        ]),
+      ),
+      notice_hours: '12',
+      days_ahead: '14',
+      daily_max: '0',
+      ...fields,
+    }),
+  })
+  expect(saved.status).toBe(303)
+}
+
 describe('busy times from the agency’s calendar', () => {
   it('a weekly recurring meeting removes its slots every week', async () => {
     const calendar = await newCalendar()
@@ -82,32 +109,8 @@ describe('busy times from the agency’s calendar', () => {
 
   it('a day off removes the day, and a buffer keeps its gap around a meeting', async () => {
     const calendar = await newCalendar()
-    const staff = await person({ staff: true, secondFactor: true })
     const dayOff = next(3, '09:00').slice(0, 10)
-    const saved = await siteFetch(calendar.site, '/desk/bookings/availability', {
-      method: 'POST',
-      headers: {
-        Cookie: staff.cookie,
-        Origin: SITE,
-        'Content-Type': 'application/x-www-form-urlencoded',
-      },
-      body: new URLSearchParams({
-        ...Object.fromEntries(
-          [1, 2, 3, 4, 5].flatMap((d) => [
-            [`open_${d}`, '1'],
-            [`start_${d}`, '09:00'],
-            [`end_${d}`, '17:00'],
-          ]),
-        ),
-        days_off: dayOff,
-        notice_hours: '12',
-        days_ahead: '14',
-        buffer: '15',
-        length: '30',
-        daily_max: '0',
-      }),
-    })
-    expect(saved.status).toBe(303)
+    await saveAvailability(calendar, { days_off: dayOff, buffer: '15', length: '30' })
     const thursday = next(4, '11:00')
     await addEvent(calendar, { start: thursday, end: plus(thursday, 60) })
     await read(calendar)
@@ -132,30 +135,7 @@ describe('busy times from the agency’s calendar', () => {
 describe('the meeting length the desk sets', () => {
   it('is the one the booking page names; no page promises a 30-minute call', async () => {
     const calendar = await newCalendar()
-    const staff = await person({ staff: true, secondFactor: true })
-    const saved = await siteFetch(calendar.site, '/desk/bookings/availability', {
-      method: 'POST',
-      headers: {
-        Cookie: staff.cookie,
-        Origin: SITE,
-        'Content-Type': 'application/x-www-form-urlencoded',
-      },
-      body: new URLSearchParams({
-        ...Object.fromEntries(
-          [1, 2, 3, 4, 5].flatMap((d) => [
-            [`open_${d}`, '1'],
-            [`start_${d}`, '09:00'],
-            [`end_${d}`, '17:00'],
-          ]),
-        ),
-        notice_hours: '12',
-        days_ahead: '14',
-        buffer: '0',
-        length: '60',
-        daily_max: '0',
-      }),
-    })
-    expect(saved.status).toBe(303)
+    await saveAvailability(calendar, { buffer: '0', length: '60' })
     for (const [lang, words] of [
       ['en', /60 minutes/],
       ['de', /60 Minuten/],
