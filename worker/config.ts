@@ -1,5 +1,7 @@
-import { readAvailability } from './booking/slots'
 import type { Bindings } from './env'
+
+/** The agency's time zone (BOOKING_TIMEZONE): its calendar, its desk, its schedule fields. */
+export const agencyTimeZone = (env: Partial<Bindings>) => env.BOOKING_TIMEZONE || 'Europe/London'
 
 /** Settings the pages read, with the local defaults of wrangler.toml filled in. */
 export interface SiteConfig {
@@ -87,7 +89,7 @@ function settingsOf(env: Partial<Bindings>, origin: string): SiteConfig {
         ? env.GA_MEASUREMENT_ID!
         : '',
     },
-    timeZone: readAvailability(env).timeZone,
+    timeZone: agencyTimeZone(env),
   }
 }
 

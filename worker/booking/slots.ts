@@ -1,5 +1,6 @@
 import { addDays } from 'date-fns'
 import { formatInTimeZone, fromZonedTime } from 'date-fns-tz'
+import { agencyTimeZone } from '../config'
 import type { Bindings } from '../env'
 
 /**
@@ -43,7 +44,7 @@ export function readAvailability(env: Partial<Bindings>): Availability {
   const [start, end] = (env.BOOKING_HOURS || '09:00-17:00').split('-')
   const weekdays = (env.BOOKING_WEEKDAYS || '1,2,3,4,5').split(',').map(Number)
   return {
-    timeZone: env.BOOKING_TIMEZONE || 'Europe/London',
+    timeZone: agencyTimeZone(env),
     hours: Object.fromEntries(
       weekdays.map((d) => [d, { start: minutesOf(start), end: minutesOf(end) }]),
     ),
