@@ -72,7 +72,7 @@ export const formatShortDay = (lang: Lang, iso: string) =>
  * A language named in a sentence of another ("Le voici en anglais", "auf Englisch"): the page's
  * language names it, where a language picker names each in itself (LANGUAGE_NAMES).
  */
-export const languageName = (inLang: Lang, lang: Lang) =>
+export const languageName = (inLang: Lang, lang: string) =>
   memo(`ln:${inLang}`, () => new Intl.DisplayNames([inLang], { type: 'language' })).of(lang) ?? lang
 
 /** An instant as a datetime-local field's value ("2026-12-01T09:00") in `timeZone`. */

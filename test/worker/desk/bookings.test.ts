@@ -150,6 +150,8 @@ describe('desk bookings: the agenda', { timeout: 60_000 }, () => {
     expect(html).toContain('Grace Hopper')
     expect(html).toContain(b.email)
     expect(html).toContain('Shopify store, 40 products')
+    // the booker's language by its name in the desk's language, not a code
+    expect(html).toMatch(/<dd class="m-0">English<\/dd>/)
     expect(html).not.toContain(past.email)
     // the day and the time as the agency keeps them (Europe/London), not the visitor's
     const day = new Intl.DateTimeFormat('en', { dateStyle: 'full', timeZone: 'Europe/London' })

@@ -2,7 +2,7 @@ import { formatInTimeZone } from 'date-fns-tz'
 import { zoneName } from '../../../client/islands/booking-form'
 import { slotOption } from '../../booking/invitation'
 import type { Booking } from '../../db/bookings'
-import { formatDateTime } from '../../i18n/format'
+import { formatDateTime, languageName } from '../../i18n/format'
 import { usePage } from '../../render/context'
 import { DeskHeader, DeskNotice } from './leads'
 
@@ -105,7 +105,7 @@ export function DeskBookingsPage({
                       </a>
                     </dd>
                     <dt className="font-semibold">{t('desk_bookings.language')}</dt>
-                    <dd className="m-0 uppercase">{b.language}</dd>
+                    <dd className="m-0">{languageName(lang, b.language)}</dd>
                     <dt className="font-semibold">{t('desk_bookings.visitor_zone')}</dt>
                     <dd className="m-0">{zoneName(lang, b.timeZone)}</dd>
                     {b.notes && (

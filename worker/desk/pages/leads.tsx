@@ -5,7 +5,7 @@ import type { LeadFilter, LeadKind, LeadRow } from '../../db/desk'
 import { LEAD_KINDS } from '../../db/desk'
 import type { personalRows } from '../../db/personal-data'
 import { filterQuery, STATUSES } from '../filter'
-import { formatDateTime } from '../../i18n/format'
+import { formatDateTime, languageName } from '../../i18n/format'
 import { usePage } from '../../render/context'
 
 /** The agency's desk: the leads inbox and one person's history (staff only, desk/guard.ts). */
@@ -213,7 +213,7 @@ function LeadTable({ leads }: { leads: LeadRow[] }) {
               <a href={leadHref(l)}>{l.name || l.email}</a>
             </td>
             <td dir="ltr">{l.email}</td>
-            <td className="uppercase">{l.language}</td>
+            <td>{languageName(lang, l.language)}</td>
             <td className="max-w-xs text-ink-700">
               {l.status ? statuses[l.status] : ''}
               {l.detail}
@@ -300,7 +300,7 @@ export function DeskLeadPage({
               {lead.email}
             </dd>
             <dt className="font-semibold">{t('desk.columns.language')}</dt>
-            <dd className="m-0 uppercase">{lead.language}</dd>
+            <dd className="m-0">{languageName(lang, lead.language)}</dd>
             <dt className="font-semibold">{t('desk.columns.about')}</dt>
             <dd className="m-0 whitespace-pre-wrap">{lead.detail}</dd>
           </dl>
