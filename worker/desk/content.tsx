@@ -15,7 +15,7 @@ import {
 import { renderMarkdown } from '../content/markdown'
 import { readSnapshot, writeSnapshot } from '../content/snapshot'
 import { isDatabaseError } from '../db/outage'
-import { zonedFieldValue } from '../i18n/format'
+import { retimedField } from '../i18n/format'
 import { RETRY_AFTER_SECONDS } from '../render/error-page'
 import {
   findMedia,
@@ -311,8 +311,7 @@ async function saveFromForm(c: Context<AppEnv>) {
   const retimed =
     action.output === 'save' &&
     current.status === 'scheduled' &&
-    !!form.publish_at &&
-    (!publishAt || form.publish_at !== zonedFieldValue(publishAt, c.var.config.timeZone))
+    retimedField(form.publish_at, publishAt, c.var.config.timeZone)
   if (action.output === 'schedule' || retimed) {
     const at = form.publish_at ? fromZonedTime(form.publish_at, c.var.config.timeZone) : null
     if (!at || Number.isNaN(at.getTime()) || at.getTime() <= Date.now())

@@ -24,7 +24,7 @@ import { limitBody, sameSiteOnly } from '../middleware/form-guard'
 import { lineBreaks } from '../content/kinds'
 import { renderMarkdown } from '../content/markdown'
 import { createTranslator } from '../i18n/translator'
-import { zonedFieldValue } from '../i18n/format'
+import { retimedField } from '../i18n/format'
 import { queueStep, startIssue } from '../newsletter/send'
 import { deskTitle, staffOf } from './staff'
 import { NewsletterEditorPage, NewsletterListPage, type NewsletterForm } from './pages/newsletters'
@@ -222,8 +222,7 @@ deskNewsletters.post('/:id{[0-9]+}', sameSiteOnly(), limitBody(128 * 1024), asyn
   const retimed =
     action.output === 'save' &&
     current.status === 'scheduled' &&
-    !!form.sendAt &&
-    (!current.send_at || form.sendAt !== zonedFieldValue(current.send_at, c.var.config.timeZone))
+    retimedField(form.sendAt, current.send_at, c.var.config.timeZone)
   if (action.output === 'schedule' || retimed) {
     const at = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/.test(form.sendAt ?? '')
       ? fromZonedTime(form.sendAt!, c.var.config.timeZone)
