@@ -3,6 +3,7 @@ import { etag } from 'hono/etag'
 import { dirOf, LANGS, type Lang } from '../client/lib/languages'
 import { CARD_HEIGHT, CARD_WIDTH, sizeName } from '../client/lib/media-picture'
 import { ogImagePath } from './seo'
+import { plainWidth } from './content/media-sizes'
 import type { Context } from 'hono'
 import { articleIndex, articles, currentCard, type Article } from './content/live'
 import type { AppEnv } from './env'
@@ -107,7 +108,7 @@ Sitemap: ${c.var.config.siteUrl}/sitemap.xml
 function feedPicture(a: Article, lang: Lang) {
   const cover = a.shared.cover
   if (cover?.widths?.length) {
-    const width = [...cover.widths].reverse().find((w) => w <= 960) ?? cover.widths[0]!
+    const width = plainWidth(cover.widths)
     return {
       path: `/media/${sizeName(cover.name, width, 'webp')}`,
       type: 'image/webp',

@@ -31,6 +31,13 @@ export const PICTURE_SIZES = {
 } as const
 
 /**
+ * The one size offered where no `srcset` is read (an `<img>`'s `src`, a feed's picture): the
+ * widest up to 960 pixels, else the narrowest.
+ */
+export const plainWidth = (widths: readonly number[]) =>
+  [...widths].reverse().find((w) => w <= 960) ?? widths[0]!
+
+/**
  * What a `<picture>` of it says: a `srcset` per format and the `<img>`'s own `src` (the WebP
  * nearest 960 pixels, for a browser that reads no `srcset`); null for a picture without sizes.
  */
@@ -38,11 +45,10 @@ export function pictureSources(p: MediaPicture) {
   if (!p.widths?.length) return null
   const srcset = (ext: string) =>
     p.widths!.map((w) => `/media/${sizeName(p.name, w, ext)} ${w}w`).join(', ')
-  const fallback = [...p.widths].reverse().find((w) => w <= 960) ?? p.widths[0]!
   return {
     avif: srcset('avif'),
     webp: srcset('webp'),
-    src: `/media/${sizeName(p.name, fallback, 'webp')}`,
+    src: `/media/${sizeName(p.name, plainWidth(p.widths), 'webp')}`,
   }
 }
 

@@ -15,7 +15,7 @@ import {
 import { renderMarkdown } from '../content/markdown'
 import { readSnapshot, writeSnapshot } from '../content/snapshot'
 import { isDatabaseError } from '../db/outage'
-import { zonedFieldValue } from '../i18n/format'
+import { retimedField } from '../i18n/format'
 import { RETRY_AFTER_SECONDS } from '../render/error-page'
 import {
   findMedia,
@@ -39,7 +39,7 @@ import {
 import type { AppEnv, DeskDown } from '../env'
 import { limitBody, sameSiteOnly } from '../middleware/form-guard'
 import { DESK_CONTENT_BYTES } from '../middleware/request-size'
-import { agencyZone, deskTitle, staffOf } from './staff'
+import { deskTitle, staffOf } from './staff'
 import { ContentEditorPage, ContentListPage, type EditorState } from './pages/content'
 import { ContentSnapshotPage } from './pages/content-snapshot'
 
@@ -127,13 +127,7 @@ async function renderEditor(c: Context<AppEnv>, item: FullItem, state: EditorSta
   c.status(status as 200)
   const name = item.id ? state.title || item.slug : t(`desk.content.new.${item.kind}`)
   return c.render(
-    <ContentEditorPage
-      item={item}
-      state={state}
-      revisions={history}
-      pictures={pictures}
-      timeZone={agencyZone(c)}
-    />,
+    <ContentEditorPage item={item} state={state} revisions={history} pictures={pictures} />,
     { title: deskTitle(c, name), description: t('desk.description'), workspace: true },
   )
 }
@@ -317,10 +311,9 @@ async function saveFromForm(c: Context<AppEnv>) {
   const retimed =
     action.output === 'save' &&
     current.status === 'scheduled' &&
-    !!form.publish_at &&
-    (!publishAt || form.publish_at !== zonedFieldValue(publishAt, agencyZone(c)))
+    retimedField(form.publish_at, publishAt, c.var.config.timeZone)
   if (action.output === 'schedule' || retimed) {
-    const at = form.publish_at ? fromZonedTime(form.publish_at, agencyZone(c)) : null
+    const at = form.publish_at ? fromZonedTime(form.publish_at, c.var.config.timeZone) : null
     if (!at || Number.isNaN(at.getTime()) || at.getTime() <= Date.now())
       state.issues.publish_at = 'schedule_past'
     else publishAt = at.toISOString()

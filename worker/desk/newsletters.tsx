@@ -24,9 +24,9 @@ import { limitBody, sameSiteOnly } from '../middleware/form-guard'
 import { lineBreaks } from '../content/kinds'
 import { renderMarkdown } from '../content/markdown'
 import { createTranslator } from '../i18n/translator'
-import { zonedFieldValue } from '../i18n/format'
+import { retimedField } from '../i18n/format'
 import { queueStep, startIssue } from '../newsletter/send'
-import { agencyZone, deskTitle, staffOf } from './staff'
+import { deskTitle, staffOf } from './staff'
 import { NewsletterEditorPage, NewsletterListPage, type NewsletterForm } from './pages/newsletters'
 
 /**
@@ -81,7 +81,6 @@ async function renderEditor(
       audience={audience}
       record={record}
       failed={failed}
-      timeZone={agencyZone(c)}
       staffEmail={staffOf(c).email}
     />,
     {
@@ -223,11 +222,10 @@ deskNewsletters.post('/:id{[0-9]+}', sameSiteOnly(), limitBody(128 * 1024), asyn
   const retimed =
     action.output === 'save' &&
     current.status === 'scheduled' &&
-    !!form.sendAt &&
-    (!current.send_at || form.sendAt !== zonedFieldValue(current.send_at, agencyZone(c)))
+    retimedField(form.sendAt, current.send_at, c.var.config.timeZone)
   if (action.output === 'schedule' || retimed) {
     const at = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/.test(form.sendAt ?? '')
-      ? fromZonedTime(form.sendAt!, agencyZone(c))
+      ? fromZonedTime(form.sendAt!, c.var.config.timeZone)
       : null
     if (!at || Number.isNaN(at.getTime()) || at.getTime() <= Date.now())
       return renderEditor(c, current, { ...form, issues: { send_at: 'future' } }, 400)

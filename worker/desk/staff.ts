@@ -9,9 +9,6 @@ export const staffOf = (c: Context<AppEnv>) => ({
   email: c.var.account!.email,
 })
 
-/** The agency's own time zone (BOOKING_TIMEZONE): schedules are given and shown in it. */
-export const agencyZone = (c: Context<AppEnv>) => c.var.config.timeZone
-
 /** A desk page's <title>. */
 export const deskTitle = (c: Context<AppEnv>, text: string) =>
   `${text} | ${c.var.t('meta.title_suffix')}`

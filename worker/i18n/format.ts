@@ -78,3 +78,13 @@ export const languageName = (inLang: Lang, lang: string) =>
 /** An instant as a datetime-local field's value ("2026-12-01T09:00") in `timeZone`. */
 export const zonedFieldValue = (iso: string, timeZone: string) =>
   formatInTimeZone(new Date(iso), timeZone, "yyyy-MM-dd'T'HH:mm")
+
+/**
+ * Whether a scheduled item's datetime-local field was given a new time: filled, and not the value
+ * it was shown with (`iso`, the time saved, in `timeZone`).
+ */
+export const retimedField = (
+  value: string | null | undefined,
+  iso: string | null | undefined,
+  timeZone: string,
+) => !!value && (!iso || value !== zonedFieldValue(iso, timeZone))

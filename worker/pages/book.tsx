@@ -7,16 +7,11 @@ import { PageHero } from '../components/page-parts'
 import { findBooking, findCancellation, type Booking, type CancelledBooking } from '../db/bookings'
 import type { AppEnv } from '../env'
 import { usePage } from '../render/context'
-import {
-  cancellationFor,
-  describeSlot,
-  icsPath,
-  invitationFor,
-  slotOption,
-} from '../booking/invitation'
+import { cancellationFor, describeSlot, icsPath, invitationFor } from '../booking/invitation'
 import { bookingLinkProblem, formResult } from '../components/form-result'
 import { currentSlots, managedBooking } from '../services/bookings'
 import { errorPage } from '../render/error-page'
+import { slotChoices } from '../components/slot-options'
 
 /**
  * The built-in booking page; `?embed=1` is the same page inside the scheduling dialog. It says
@@ -157,14 +152,6 @@ function ManageBookingPage({
   const { t, lang } = usePage()
   const zone = booking.timeZone
   const when = describeSlot(booking.slotStart, lang, zone)
-  const dayOf = new Intl.DateTimeFormat(lang, { dateStyle: 'full', timeZone: zone })
-  const optionOf = slotOption(lang, zone)
-  const days = new Map<string, string[]>()
-  // the picker starts on the booking's own time
-  for (const s of [...new Set([...slots, booking.slotStart])].sort()) {
-    const day = formatInTimeZone(new Date(s), zone, 'yyyy-MM-dd')
-    days.set(day, [...(days.get(day) ?? []), s])
-  }
   return (
     <>
       <PageHero
@@ -213,17 +200,8 @@ function ManageBookingPage({
                   defaultValue={booking.slotStart}
                   className="w-full rounded-lg border border-slate-300 bg-white px-3 py-2.5 text-ink-900"
                 >
-                  {[...days.values()].map((day) => (
-                    <optgroup key={day[0]} label={dayOf.format(new Date(day[0]))}>
-                      {day.map((s) => (
-                        <option key={s} value={s}>
-                          {s === booking.slotStart
-                            ? t('booking.current_time', { when: optionOf.format(new Date(s)) })
-                            : optionOf.format(new Date(s))}
-                        </option>
-                      ))}
-                    </optgroup>
-                  ))}
+                  {/* the picker starts on the booking's own time */}
+                  {slotChoices(t, lang, zone)(slots, booking.slotStart)}
                 </select>
               </div>
               <button type="submit" className="btn-primary">

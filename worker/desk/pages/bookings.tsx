@@ -1,6 +1,5 @@
-import { formatInTimeZone } from 'date-fns-tz'
 import { zoneName } from '../../../client/islands/booking-form'
-import { slotOption } from '../../booking/invitation'
+import { byDay, slotChoices } from '../../components/slot-options'
 import type { Booking } from '../../db/bookings'
 import { formatDateTime, languageName } from '../../i18n/format'
 import { usePage } from '../../render/context'
@@ -17,16 +16,6 @@ export interface CalendarReport {
   errorAt: string | null
   /** Booking changes the calendar has not taken yet. */
   owed: number
-}
-
-/** Items grouped by their day in the agency's zone, in order. */
-function byDay<T>(items: T[], startOf: (item: T) => string, timeZone: string) {
-  const days = new Map<string, T[]>()
-  for (const item of items) {
-    const day = formatInTimeZone(new Date(startOf(item)), timeZone, 'yyyy-MM-dd')
-    days.set(day, [...(days.get(day) ?? []), item])
-  }
-  return [...days.values()]
 }
 
 /**
@@ -51,20 +40,8 @@ export function DeskBookingsPage({
   const { t, lang } = usePage()
   const dayOf = new Intl.DateTimeFormat(lang, { dateStyle: 'full', timeZone })
   const timeOf = new Intl.DateTimeFormat(lang, { timeStyle: 'short', timeZone })
-  const optionOf = slotOption(lang, timeZone)
   // the free slots, and the booking's own time first chosen (as the visitor's manage page does)
-  const optionsFor = (own: string) =>
-    byDay([...new Set([...slots, own])].sort(), (s) => s, timeZone).map((day) => (
-      <optgroup key={day[0]} label={dayOf.format(new Date(day[0]))}>
-        {day.map((s) => (
-          <option key={s} value={s}>
-            {s === own
-              ? t('booking.current_time', { when: optionOf.format(new Date(s)) })
-              : optionOf.format(new Date(s))}
-          </option>
-        ))}
-      </optgroup>
-    ))
+  const choices = slotChoices(t, lang, timeZone)
   const ok = done === 'cancelled' || done === 'moved'
   return (
     <>
@@ -139,7 +116,7 @@ export function DeskBookingsPage({
                             defaultValue={b.slotStart}
                             className="w-full rounded-lg border border-slate-300 bg-white px-3 py-2"
                           >
-                            {optionsFor(b.slotStart)}
+                            {choices(slots, b.slotStart)}
                           </select>
                           <p className="m-0 text-xs text-ink-600">{t('desk_bookings.move_hint')}</p>
                           <button type="submit" className="btn-primary py-2 text-sm">

@@ -412,13 +412,11 @@ export function ContentEditorPage({
   state,
   revisions,
   pictures,
-  timeZone,
 }: {
   item: FullItem
   state: EditorState
   revisions: RevisionRow[]
   pictures: MediaPicture[]
-  timeZone: string
 }) {
   const { t, lang: uiLang, config } = usePage()
   const issue = useIssue()
@@ -601,7 +599,7 @@ export function ContentEditorPage({
             <div className="flex flex-wrap items-end gap-3">
               <div>
                 <label htmlFor="f-publish-at" className={labelClass}>
-                  {t('desk.content.publish_at', { zone: timeZone })}
+                  {t('desk.content.publish_at', { zone: config.timeZone })}
                 </label>
                 <input
                   id="f-publish-at"
@@ -609,7 +607,7 @@ export function ContentEditorPage({
                   name="publish_at"
                   defaultValue={
                     state.values.publish_at ??
-                    (item.publish_at ? zonedFieldValue(item.publish_at, timeZone) : '')
+                    (item.publish_at ? zonedFieldValue(item.publish_at, config.timeZone) : '')
                   }
                   aria-invalid={state.issues.publish_at ? true : undefined}
                   aria-describedby="f-publish-at-hint"

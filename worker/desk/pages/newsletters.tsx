@@ -276,7 +276,6 @@ export function NewsletterEditorPage({
   audience,
   record,
   failed,
-  timeZone,
   staffEmail,
 }: {
   issue: FullIssue
@@ -284,7 +283,6 @@ export function NewsletterEditorPage({
   audience: Partial<Record<Lang, number>>
   record: IssueRecord | null
   failed: Awaited<ReturnType<typeof failedMails>>
-  timeZone: string
   staffEmail: string
 }) {
   const { t, lang: uiLang, config } = usePage()
@@ -412,14 +410,15 @@ export function NewsletterEditorPage({
             <div className="flex flex-wrap items-end gap-3">
               <div>
                 <label htmlFor="f-send-at" className={labelClass}>
-                  {t('desk.newsletters.send_at', { zone: timeZone })}
+                  {t('desk.newsletters.send_at', { zone: config.timeZone })}
                 </label>
                 <input
                   id="f-send-at"
                   type="datetime-local"
                   name="send_at"
                   defaultValue={
-                    form.sendAt ?? (issue.send_at ? zonedFieldValue(issue.send_at, timeZone) : '')
+                    form.sendAt ??
+                    (issue.send_at ? zonedFieldValue(issue.send_at, config.timeZone) : '')
                   }
                   aria-invalid={form.issues.send_at ? true : undefined}
                   aria-describedby={`f-send-at-hint${form.issues.send_at ? ' f-send-at-error' : ''}`}

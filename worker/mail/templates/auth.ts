@@ -32,19 +32,14 @@ export const authMagicLink: MailTemplate<{ link: string; code: string }> = {
 export const authReauthentication: MailTemplate<{ code: string }> = {
   category: 'transactional',
   secret: true,
-  letter: ({ t, lang, config }, { code }) => ({
+  letter: ({ t, page }, { code }) => ({
     subject: t('auth.reauthentication_subject'),
     preview: t('mail.reauth_intro'),
     greeting: t('mail.greeting_plain'),
     paragraphs: [t('mail.reauth_intro')],
     code,
     // the closing asks a reader who did not ask for the code to reset the password: the way there
-    links: [
-      {
-        label: t('mail.recovery_action'),
-        url: `${config.siteUrl}/auth?${new URLSearchParams({ mode: 'forgot', lang })}`,
-      },
-    ],
+    links: [{ label: t('mail.recovery_action'), url: page('/auth', { mode: 'forgot' }) }],
     closing: `${t('mail.reauth_outro')}\n\n${t('mail.signoff')}`,
   }),
 }

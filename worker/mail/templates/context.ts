@@ -12,8 +12,11 @@ export interface MailContext {
   lang: Lang
   config: SiteConfig
   db: D1Database
-  /** One of the site's pages (a path without a query), absolute and in the reader's language. */
-  page: (path: string) => string
+  /**
+   * One of the site's pages (a path without a query, and `query`'s parameters), absolute and in
+   * the reader's language.
+   */
+  page: (path: string, query?: Record<string, string>) => string
   /** A sealed token for an e-mailed link (consent/links.ts). */
   seal: (claims: LinkClaims) => Promise<string>
 }
@@ -43,7 +46,7 @@ export const mailContext = (
 ): MailContext => ({
   ...{ t, lang, config, db: env.DB },
   // `?lang=`, which the pages read first: the reader's language on any device
-  page: (path) => `${config.siteUrl}${path}?lang=${lang}`,
+  page: (path, query) => `${config.siteUrl}${path}?${new URLSearchParams({ ...query, lang })}`,
   seal: (claims) => sealLink(env, claims),
 })
 
