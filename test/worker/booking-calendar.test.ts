@@ -11,6 +11,7 @@ import {
   bookSlot,
   calendarEvents,
   newCalendar,
+  postForm,
   siteFetch,
   slotsOf,
   type TestCalendar,
@@ -58,14 +59,10 @@ const read = (calendar: TestCalendar) => refreshBusy(calendar.site, Date.now(), 
 /** The desk's availability form, saved by a staff member: weekdays 09:00–17:00 and `fields`. */
 async function saveAvailability(calendar: TestCalendar, fields: Record<string, string>) {
   const staff = await person({ staff: true, secondFactor: true })
-  const saved = await siteFetch(calendar.site, '/desk/bookings/availability', {
-    method: 'POST',
-    headers: {
-      Cookie: staff.cookie,
-      Origin: SITE,
-      'Content-Type': 'application/x-www-form-urlencoded',
-    },
-    body: new URLSearchParams({
+  const saved = await postForm(
+    calendar.site,
+    '/desk/bookings/availability',
+    {
       ...Object.fromEntries(
         [1, 2, 3, 4, 5].flatMap((d) => [
           [`open_${d}`, '1'],
@@ -77,8 +74,9 @@ async function saveAvailability(calendar: TestCalendar, fields: Record<string, s
       days_ahead: '14',
       daily_max: '0',
       ...fields,
-    }),
-  })
+    },
+    staff.cookie,
+  )
   expect(saved.status).toBe(303)
 }
 
@@ -322,16 +320,7 @@ describe('the booking’s event in the calendar (Radicale)', () => {
       .first<{ id: number }>())!
     const staff = await person({ staff: true, secondFactor: true })
     const desk = (path: string, fields: Record<string, string>) =>
-      siteFetch(calendar.site, path, {
-        method: 'POST',
-        headers: {
-          Cookie: staff.cookie,
-          Origin: SITE,
-          'Content-Type': 'application/x-www-form-urlencoded',
-        },
-        body: new URLSearchParams(fields),
-        redirect: 'manual',
-      })
+      postForm(calendar.site, path, fields, staff.cookie)
     const to = next(4, '13:00')
     expect((await desk(`/desk/bookings/${id}/move`, { slot: to })).status).toBe(303)
     const moved = await calendarEvents(calendar)
@@ -371,11 +360,7 @@ describe('the visitor’s own links', () => {
     expect(html).toContain('/api/bookings/manage/cancel')
     const token = new URL(booking.manageUrl, SITE).searchParams.get('token')!
     const form = (path: string, fields: Record<string, string>) =>
-      siteFetch(calendar.site, path, {
-        method: 'POST',
-        headers: { Origin: SITE, 'Content-Type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams(fields),
-      })
+      postForm(calendar.site, path, fields)
     const to = next(5, '15:30')
     const moved = await form('/api/bookings/manage/move', { token, slot: to })
     expect(moved.status).toBe(303)
@@ -417,12 +402,7 @@ describe('the visitor’s own links', () => {
     // an errand page: no floating buttons over its forms
     expect(html).not.toContain('consult-widget')
     const form = (path: string, fields: Record<string, string>) =>
-      siteFetch(calendar.site, path, {
-        method: 'POST',
-        headers: { Origin: SITE, 'Content-Type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams(fields),
-        redirect: 'manual',
-      })
+      postForm(calendar.site, path, fields)
     // a refused move leads back to the booking's page
     const refused = await form('/api/bookings/manage/move', {
       token,
@@ -489,12 +469,7 @@ describe('a cancellation, as the visitor’s calendar app reads it', () => {
     })
     const token = new URL(booking.manageUrl, SITE).searchParams.get('token')!
     const post = (path: string, fields: Record<string, string>) =>
-      siteFetch(calendar.site, path, {
-        method: 'POST',
-        headers: { Origin: SITE, 'Content-Type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams(fields),
-        redirect: 'manual',
-      })
+      postForm(calendar.site, path, fields)
     // a move first: the update under the same UID, its SEQUENCE one more
     const to = next(4, '14:30')
     expect((await post('/api/bookings/manage/move', { token, slot: to })).status).toBeLessThan(400)

@@ -127,6 +127,23 @@ export async function siteFetch(site: Bindings, path: string, init: RequestInit 
   return res
 }
 
+/** A form posted as a browser posts it from the site's own page (a staff member's with `cookie`). */
+export const postForm = (
+  site: Bindings,
+  path: string,
+  fields: Record<string, string>,
+  cookie?: string,
+) =>
+  siteFetch(site, path, {
+    method: 'POST',
+    headers: {
+      ...(cookie ? { Cookie: cookie } : {}),
+      Origin: SITE,
+      'Content-Type': 'application/x-www-form-urlencoded',
+    },
+    body: new URLSearchParams(fields),
+  })
+
 /** A booking posted as the booking form posts it (JSON). */
 export const bookSlot = (
   site: Bindings,
