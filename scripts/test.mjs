@@ -2,7 +2,7 @@
 // Chromium) and, beside it, formatting, lint, dead code, generated types and type checks.
 // Ends with one line "N passed, N failed" for CI.
 import { spawn, spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, readFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
 import { RADICALE_PATH } from './lib/radicale.mjs'
 import { CHROMIUM_PATH } from './lib/server.mjs'
 
@@ -50,10 +50,18 @@ const run = (name, cmd, args, { stream = false } = {}) =>
     })
   })
 
+// `--tests-only [files…]` (npm run test:clock): the tests alone, or only the files named.
+const argv = process.argv.slice(2)
+const testsOnly = argv.includes('--tests-only')
+const filters = argv.filter((a) => a !== '--tests-only')
+
 mkdirSync('test-results', { recursive: true })
+// a crashed run must not be counted from the last run's results
+rmSync('test-results/tests.json', { force: true })
 // The static checks, one after another, beside the test run: each is one core's work for a few
 // seconds, while the tests leave a core idle at times (a workerd or a server starting).
 const checks = (async () => {
+  if (testsOnly) return
   await run('format', 'npx', ['prettier', '--check', '--log-level', 'warn', '.'])
   await run('lint', 'npx', ['eslint', '.'])
   await run('dead code', 'npx', ['knip'])
@@ -75,6 +83,7 @@ const tests = run(
     '--reporter=default',
     '--reporter=json',
     '--outputFile.json=test-results/tests.json',
+    ...filters,
   ],
   { stream: true },
 )

@@ -170,7 +170,13 @@ describe('booking against the agency’s calendar', () => {
       await page.getByText(t.booking.slot_taken).first().waitFor()
       await page.getByRole('link', { name: t.booking.back_to_booking }).click()
       await page.getByRole('heading', { name: t.booking.manage_title, level: 1 }).waitFor()
-      const to = (await options.nth(12).getAttribute('value'))!
+      // a time more than a day after the booking was made, so that the day-before reminder is
+      // owed (reminders.ts): chosen from now, not by its place in the list, which at 21:00 is
+      // tomorrow afternoon
+      const values = await options.evaluateAll((o) => o.map((e) => (e as HTMLOptionElement).value))
+      const to = values.find(
+        (v) => v !== slot && v !== taken && Date.parse(v) > Date.now() + 25 * 3600_000,
+      )!
       await picker.selectOption(to)
       await page.getByRole('button', { name: t.booking.reschedule_button }).click()
       await page.getByRole('heading', { name: t.booking.moved_title }).waitFor()

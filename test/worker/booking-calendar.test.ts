@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:test'
 import ICAL from 'ical.js'
 import { formatInTimeZone, fromZonedTime } from 'date-fns-tz'
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { Bindings } from '../../worker/env'
 import { refreshBusy } from '../../worker/calendar/busy'
 import { syncCalendar } from '../../worker/calendar/sync'
@@ -35,10 +35,19 @@ afterEach(async () => {
   )
 })
 
-/** The next `weekday` (1 = Monday) at least two days away, at `hhmm` London time, as UTC. */
+// one "now" per test: a test that crossed midnight between two next() calls got two weeks
+let now = Date.now()
+beforeEach(() => {
+  now = Date.now()
+})
+
+/**
+ * The next `weekday` (1 = Monday) at least two days after the test's start, at `hhmm` London
+ * time, as UTC; `weeksLater` weeks on, by the calendar (the same local time across a DST change).
+ */
 function next(weekday: number, hhmm: string, weeksLater = 0) {
   for (let d = 2; d < 10; d++) {
-    const day = formatInTimeZone(Date.now() + d * 86_400_000, ZONE, 'yyyy-MM-dd')
+    const day = formatInTimeZone(now + d * 86_400_000, ZONE, 'yyyy-MM-dd')
     if (Number(formatInTimeZone(new Date(`${day}T12:00:00Z`), 'UTC', 'i')) === weekday) {
       const local = formatInTimeZone(
         new Date(`${day}T12:00:00Z`).getTime() + weeksLater * 7 * 86_400_000,
@@ -54,7 +63,14 @@ const plus = (iso: string, minutes: number) =>
   new Date(Date.parse(iso) + minutes * 60_000).toISOString()
 
 /** The calendar read, as the slots page's background refresh does it. */
-const read = (calendar: TestCalendar) => refreshBusy(calendar.site, Date.now(), 14)
+const read = (calendar: TestCalendar) =>
+  refreshBusy(calendar.site, Date.now(), Number(calendar.site.BOOKING_DAYS_AHEAD || 14))
+
+/**
+ * Three weeks ahead for the tests of a weekly event: on a Sunday the next Monday but one is 15
+ * days away, past the default 14.
+ */
+const THREE_WEEKS = { BOOKING_DAYS_AHEAD: '21' }
 
 /** The desk's availability form, saved by a staff member: weekdays 09:00–17:00 and `fields`. */
 async function saveAvailability(calendar: TestCalendar, fields: Record<string, string>) {
@@ -82,7 +98,7 @@ async function saveAvailability(calendar: TestCalendar, fields: Record<string, s
 
 describe('busy times from the agency’s calendar', () => {
   it('a weekly recurring meeting removes its slots every week', async () => {
-    const calendar = await newCalendar()
+    const calendar = await newCalendar(THREE_WEEKS)
     const monday = next(1, '10:00')
     await addEvent(calendar, {
       start: monday,
@@ -158,7 +174,7 @@ describe('the meeting length the desk sets', () => {
 
 describe('a calendar’s iCalendar feed instead of CalDAV', () => {
   it('reads its busy times, recurrences included, and writes nothing', async () => {
-    const calendar = await newCalendar()
+    const calendar = await newCalendar(THREE_WEEKS)
     const wednesday = next(3, '14:00')
     await addEvent(calendar, {
       start: wednesday,

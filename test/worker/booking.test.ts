@@ -162,7 +162,8 @@ const freeSlots = async () =>
 
 describe('booking API', () => {
   it('books a free slot, confirms it, queues the e-mail and serves the invitation', async () => {
-    const [slot] = await freeSlots()
+    // not the first: between listing and posting, the minimum notice can pass it by
+    const slot = (await freeSlots())[3]
     const res = await post({
       slot,
       name: 'Ana',

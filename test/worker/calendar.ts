@@ -1,5 +1,6 @@
 import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test'
 import ICAL from 'ical.js'
+import { formatInTimeZone } from 'date-fns-tz'
 import type { Bindings } from '../../worker/env'
 import app from '../../worker/index'
 import { SITE } from './auth/helpers'
@@ -60,6 +61,29 @@ const stamp = (d: Date) =>
     .replace(/[-:]/g, '')
     .replace(/\.\d{3}/, '')
 
+const ZONE = 'Europe/London'
+const local = (iso: string) => formatInTimeZone(iso, ZONE, "yyyyMMdd'T'HHmmss")
+/** The zone's rules since 1996, as a calendar app sends them with its events. */
+const LONDON = [
+  'BEGIN:VTIMEZONE',
+  `TZID:${ZONE}`,
+  'BEGIN:DAYLIGHT',
+  'TZOFFSETFROM:+0000',
+  'TZOFFSETTO:+0100',
+  'TZNAME:BST',
+  'DTSTART:19700329T010000',
+  'RRULE:FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU',
+  'END:DAYLIGHT',
+  'BEGIN:STANDARD',
+  'TZOFFSETFROM:+0100',
+  'TZOFFSETTO:+0000',
+  'TZNAME:GMT',
+  'DTSTART:19701025T020000',
+  'RRULE:FREQ=YEARLY;BYMONTH=10;BYDAY=-1SU',
+  'END:STANDARD',
+  'END:VTIMEZONE',
+]
+
 /** The agency puts an event in its calendar, as its calendar app would. */
 export async function addEvent(
   calendar: TestCalendar,
@@ -70,11 +94,14 @@ export async function addEvent(
     'BEGIN:VCALENDAR',
     'VERSION:2.0',
     'PRODID:-//Test//Agency calendar//EN',
+    ...LONDON,
     'BEGIN:VEVENT',
     `UID:${uid}`,
     `DTSTAMP:${stamp(new Date())}`,
-    `DTSTART:${stamp(new Date(e.start))}`,
-    `DTEND:${stamp(new Date(e.end))}`,
+    // in the agency's zone, as calendar apps write them: a weekly meeting stays at 10:00 London
+    // time across a daylight-saving change (in UTC it would move by an hour)
+    `DTSTART;TZID=${ZONE}:${local(e.start)}`,
+    `DTEND;TZID=${ZONE}:${local(e.end)}`,
     `SUMMARY:${e.summary ?? 'Agency meeting'}`,
     ...(e.rrule ? [`RRULE:${e.rrule}`] : []),
     ...(e.transparent ? ['TRANSP:TRANSPARENT'] : []),

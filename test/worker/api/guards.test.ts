@@ -1,5 +1,6 @@
 import { SELF } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
+import { freshMinute } from '../clock'
 
 // Each guard belongs to the routes that need it: reading slots or sending conversion events
 // spends nothing of a visitor's lead limit (10 a minute), and a booking counts once.
@@ -38,6 +39,7 @@ describe('guards attach to their routes', () => {
 
   it('counts a booking once against the lead limit', async () => {
     const ip = '198.51.100.61'
+    await freshMinute()
     const { slots } = (await (await from(ip, '/api/bookings/slots')).json()) as {
       slots: string[]
     }

@@ -1,5 +1,6 @@
 import { createExecutionContext, env, SELF, waitOnExecutionContext } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
+import { freshMinute } from '../clock'
 import { lastMail, outboxRows } from '../inbox'
 import de from '../../../locales/de.json'
 import en from '../../../locales/en.json'
@@ -157,6 +158,7 @@ describe('POST /api/email-signup', () => {
 
   it('limits one address to 10 submissions a minute (429), others unaffected', async () => {
     const ip = '198.51.100.7'
+    await freshMinute()
     const statuses = []
     for (let i = 0; i < 12; i++)
       statuses.push(

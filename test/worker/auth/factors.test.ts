@@ -1,6 +1,7 @@
 import { SELF } from 'cloudflare:test'
 import { decodeJwt } from 'jose'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, onTestFinished, vi } from 'vitest'
+import { midWindow } from '../clock'
 import { client, codeFor, SITE, unique as uniqueEmail } from './helpers'
 import en from '../../../locales/en.json'
 
@@ -105,6 +106,8 @@ describe('TOTP factors with @supabase/supabase-js', () => {
   })
 
   it('stops accepting codes after five wrong ones', async () => {
+    midWindow(900)
+    onTestFinished(() => vi.useRealTimers())
     const supabase = client()
     await supabase.auth.signUp({ email: unique(), password: 'correct horse 1' })
     const { data } = await supabase.auth.mfa.enroll({ factorType: 'totp' })

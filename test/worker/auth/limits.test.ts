@@ -1,5 +1,6 @@
 import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test'
-import { describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { midWindow } from '../clock'
 import { api, client, randomIp, SITE, unique as uniqueEmail } from './helpers'
 import app from '../../../worker/index'
 import { signInDelay } from '../../../worker/auth-service/lockout'
@@ -83,6 +84,9 @@ describe('per-IP request limits ([[ratelimits]] bindings)', () => {
 describe('failed sign-ins: nobody can lock another person out', () => {
   const signIn = (email: string, password: string, ip: string) =>
     post('/token?grant_type=password', { email, password }, ip)
+
+  beforeEach(() => midWindow(900))
+  afterEach(() => vi.useRealTimers())
 
   it('six wrong passwords from six IPs do not lock the owner out; the owner only waits', async () => {
     const email = unique()
