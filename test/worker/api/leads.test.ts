@@ -156,39 +156,44 @@ describe('POST /api/email-signup', () => {
     expect(await rows('SELECT * FROM subscribers WHERE email = ?', email)).toEqual([])
   })
 
-  it('limits one address to 10 submissions a minute (429), others unaffected', async () => {
-    const ip = '198.51.100.7'
-    await freshMinute()
-    const statuses = []
-    for (let i = 0; i < 12; i++)
-      statuses.push(
+  // up to 10 s more: the wait for a fresh minute (clock.ts)
+  it(
+    'limits one address to 10 submissions a minute (429), others unaffected',
+    { timeout: 30_000 },
+    async () => {
+      const ip = '198.51.100.7'
+      await freshMinute()
+      const statuses = []
+      for (let i = 0; i < 12; i++)
+        statuses.push(
+          (
+            await post(
+              '/api/email-signup',
+              { name: 'A', email: unique(), source: 'website' },
+              { 'CF-Connecting-IP': ip },
+            )
+          ).status,
+        )
+      expect(statuses.slice(0, 10)).toEqual(Array(10).fill(200))
+      expect(statuses.slice(10)).toEqual([429, 429])
+      const limited = await post(
+        '/api/email-signup',
+        { name: 'A', email: unique(), source: 'website' },
+        { 'CF-Connecting-IP': ip },
+      )
+      expect(limited.headers.get('retry-after')).toBe('60')
+      expect(await limited.json()).toEqual({ error: en.errors.rate_limited })
+      expect(
         (
           await post(
             '/api/email-signup',
             { name: 'A', email: unique(), source: 'website' },
-            { 'CF-Connecting-IP': ip },
+            { 'CF-Connecting-IP': '198.51.100.8' },
           )
         ).status,
-      )
-    expect(statuses.slice(0, 10)).toEqual(Array(10).fill(200))
-    expect(statuses.slice(10)).toEqual([429, 429])
-    const limited = await post(
-      '/api/email-signup',
-      { name: 'A', email: unique(), source: 'website' },
-      { 'CF-Connecting-IP': ip },
-    )
-    expect(limited.headers.get('retry-after')).toBe('60')
-    expect(await limited.json()).toEqual({ error: en.errors.rate_limited })
-    expect(
-      (
-        await post(
-          '/api/email-signup',
-          { name: 'A', email: unique(), source: 'website' },
-          { 'CF-Connecting-IP': '198.51.100.8' },
-        )
-      ).status,
-    ).toBe(200)
-  })
+      ).toBe(200)
+    },
+  )
 
   it('answers 503 with a clear message when D1 fails, never a 500', async () => {
     const failing = {

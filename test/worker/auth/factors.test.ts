@@ -107,7 +107,9 @@ describe('TOTP factors with @supabase/supabase-js', () => {
 
   it('stops accepting codes after five wrong ones', async () => {
     midWindow(900)
-    onTestFinished(() => vi.useRealTimers())
+    onTestFinished(() => {
+      vi.useRealTimers()
+    })
     const supabase = client()
     await supabase.auth.signUp({ email: unique(), password: 'correct horse 1' })
     const { data } = await supabase.auth.mfa.enroll({ factorType: 'totp' })

@@ -155,7 +155,9 @@ describe('passwordless sign-in (POST /otp, POST /verify)', () => {
     const { code } = linkAndCode(await lastMail(email))
     // the failures from here on count in one window (the mail's wait runs on the real clock)
     midWindow(900)
-    onTestFinished(() => vi.useRealTimers())
+    onTestFinished(() => {
+      vi.useRealTimers()
+    })
     const statuses = []
     for (let i = 1; i <= 5; i++)
       statuses.push(
@@ -255,7 +257,9 @@ describe('reauthentication (GET /reauthenticate, PUT /user with a nonce)', () =>
     const { code } = linkAndCode(await lastMail(email))
     // the failures from here on count in one window (the mail's wait runs on the real clock)
     midWindow(900)
-    onTestFinished(() => vi.useRealTimers())
+    onTestFinished(() => {
+      vi.useRealTimers()
+    })
     const put = (nonce: string) =>
       api('/user', {
         method: 'PUT',
