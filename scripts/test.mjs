@@ -58,21 +58,27 @@ const filters = argv.filter((a) => a !== '--tests-only')
 mkdirSync('test-results', { recursive: true })
 // a crashed run must not be counted from the last run's results
 rmSync('test-results/tests.json', { force: true })
-// The static checks, one after another, beside the test run: each is one core's work for a few
-// seconds, while the tests leave a core idle at times (a workerd or a server starting).
+// The static checks, one after another, beside the test run, at the lowest CPU priority: the
+// worker tests keep both cores busy, the browser tests leave a fifth of them idle (a page
+// waiting on the server, a server starting), and the checks take only that (they took a third
+// of a core from the worker tests before, a minute of the run).
+const nice = (cmd, args) => ['nice', ['-n', '19', cmd, ...args]]
 const checks = (async () => {
   if (testsOnly) return
-  await run('format', 'npx', ['prettier', '--check', '--log-level', 'warn', '.'])
-  await run('lint', 'npx', ['eslint', '.'])
-  await run('dead code', 'npx', ['knip'])
-  await run('bindings types', 'npx', [
-    'wrangler',
-    'types',
-    '--strict-vars=false',
-    'worker/worker-configuration.d.ts',
-    '--check',
-  ])
-  await run('types', 'npx', ['tsc', '-b'])
+  await run('format', ...nice('npx', ['prettier', '--check', '--log-level', 'warn', '.']))
+  await run('lint', ...nice('npx', ['eslint', '.']))
+  await run('dead code', ...nice('npx', ['knip']))
+  await run(
+    'bindings types',
+    ...nice('npx', [
+      'wrangler',
+      'types',
+      '--strict-vars=false',
+      'worker/worker-configuration.d.ts',
+      '--check',
+    ]),
+  )
+  await run('types', ...nice('npx', ['tsc', '-b']))
 })()
 const tests = run(
   'tests',
