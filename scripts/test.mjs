@@ -74,6 +74,7 @@ const checks = (async () => {
       'wrangler',
       'types',
       '--strict-vars=false',
+      '--include-runtime=false',
       'worker/worker-configuration.d.ts',
       '--check',
     ]),
