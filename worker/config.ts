@@ -1,4 +1,4 @@
-import type { Bindings } from './env'
+import type { Bindings } from './bindings'
 
 /** The agency's time zone (BOOKING_TIMEZONE): its calendar, its desk, its schedule fields. */
 export const agencyTimeZone = (env: Partial<Bindings>) => env.BOOKING_TIMEZONE || 'Europe/London'

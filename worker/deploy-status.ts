@@ -4,7 +4,8 @@ import { openLink, sealLink } from './consent/links'
 import { ALG, publicKeys, signingKey } from './auth-service/keys'
 import { sameToken } from './hash'
 import { unreachableHost } from './mail/smtp-reach.mjs'
-import type { AppEnv, Bindings } from './env'
+import type { Bindings } from './bindings'
+import type { AppEnv } from './env'
 
 /**
  * What the deploy's smoke test (scripts/smoke.mjs) reads of the version it has just uploaded:

@@ -1,7 +1,7 @@
 import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test'
 import ICAL from 'ical.js'
 import { formatInTimeZone } from 'date-fns-tz'
-import type { Bindings } from '../../worker/env'
+import type { Bindings } from '../../worker/bindings'
 import app from '../../worker/index'
 import { SITE } from './auth/helpers'
 

@@ -1,6 +1,7 @@
 import type { Context } from 'hono'
 import { isbot } from 'isbot'
-import type { AppEnv, Bindings } from '../env'
+import type { Bindings } from '../bindings'
+import type { AppEnv } from '../env'
 
 /**
  * One data point in Workers Analytics Engine. The blob and double positions are the dataset's

@@ -1,4 +1,4 @@
-import type { Bindings } from '../env'
+import type { Bindings } from '../bindings'
 
 /**
  * The desk's visit report (/desk/visits): the figures `npm run stats` prints, read in the worker.

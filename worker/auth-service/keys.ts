@@ -1,5 +1,5 @@
 import { exportJWK, generateKeyPair, importJWK, type JWK } from 'jose'
-import type { Bindings } from '../env'
+import type { Bindings } from '../bindings'
 
 export const ALG = 'ES256'
 

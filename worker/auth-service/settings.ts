@@ -1,5 +1,6 @@
 import type { Context } from 'hono'
-import type { AppEnv, Bindings } from '../env'
+import type { Bindings } from '../bindings'
+import type { AppEnv } from '../env'
 
 /**
  * The built-in service's limits: `[vars]` of wrangler.toml (README: Settings), each with its

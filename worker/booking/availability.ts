@@ -2,7 +2,7 @@ import { addDays } from 'date-fns'
 import { formatInTimeZone, fromZonedTime } from 'date-fns-tz'
 import * as v from 'valibot'
 import type { SlotGuard } from '../db/bookings'
-import type { Bindings } from '../env'
+import type { Bindings } from '../bindings'
 import { localDay, readAvailability, type Availability } from './slots'
 
 /**

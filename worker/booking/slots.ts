@@ -1,7 +1,7 @@
 import { addDays } from 'date-fns'
 import { formatInTimeZone, fromZonedTime } from 'date-fns-tz'
 import { agencyTimeZone } from '../config'
-import type { Bindings } from '../env'
+import type { Bindings } from '../bindings'
 
 /**
  * When the agency takes consultations, in its own time zone: the defaults are wrangler.toml's

@@ -1,5 +1,5 @@
 import type { Interval } from '../booking/slots'
-import type { Bindings } from '../env'
+import type { Bindings } from '../bindings'
 import { busyTimes } from './busy-times'
 import { CalendarError, calendarOf, readCalendar } from './caldav'
 

@@ -1,5 +1,5 @@
 import { XMLParser } from 'fast-xml-parser'
-import type { Bindings } from '../env'
+import type { Bindings } from '../bindings'
 
 /**
  * The agency's calendar over CalDAV (RFC 4791): a time-range calendar-query to read its events

@@ -1,5 +1,5 @@
 import { base64url, EncryptJWT, errors, jwtDecrypt } from 'jose'
-import type { Bindings } from '../env'
+import type { Bindings } from '../bindings'
 
 /**
  * The tokens of the links e-mailed for consent and data rights: confirm a subscription,

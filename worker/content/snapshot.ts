@@ -1,7 +1,8 @@
 import { LANGS, type Lang } from '../../client/lib/languages'
 import { liveItemsQuery, readGenerations, readLive, type LiveItem } from '../db/content'
 import type { Context } from 'hono'
-import type { AppEnv, Bindings } from '../env'
+import type { Bindings } from '../bindings'
+import type { AppEnv } from '../env'
 import { CONTENT_KINDS, type ContentKind } from './kinds'
 
 /**

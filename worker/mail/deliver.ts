@@ -7,7 +7,7 @@ import {
   markSuppressed,
   unclaimMail,
 } from '../db/outbox'
-import type { Bindings } from '../env'
+import type { Bindings } from '../bindings'
 import { emailHash } from '../hash'
 import { holdUntil, realClock, reserveSlot, type Clock } from './pace'
 import { mailProvider } from './providers'

@@ -1,6 +1,6 @@
 import { siteConfig } from '../config'
 import { lastMailOf, markFailed, staleMail } from '../db/outbox'
-import type { Bindings } from '../env'
+import type { Bindings } from '../bindings'
 import { createTranslator } from '../i18n/translator'
 import { deliver, retryDelay } from './deliver'
 import { realClock, type Clock } from './pace'

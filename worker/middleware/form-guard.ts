@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
-import type { AppEnv, Bindings } from '../env'
+import type { Bindings } from '../bindings'
+import type { AppEnv } from '../env'
 
 export const MAX_BODY_BYTES = 16 * 1024
 

@@ -1,5 +1,5 @@
 import type { OutboxRow } from '../db/outbox'
-import type { Bindings } from '../env'
+import type { Bindings } from '../bindings'
 import { emailHash } from '../hash'
 import { MAX_ATTEMPTS, MAX_SLOT_WAIT_MS, retryDelay } from '../mail/deliver'
 import type { MailMessage } from '../mail/letter'

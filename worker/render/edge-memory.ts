@@ -1,7 +1,7 @@
 import { encodeBase64 } from 'hono/utils/encode'
 import { recordVisit } from '../analytics/record'
 import { readConfig } from '../config'
-import type { Bindings } from '../env'
+import type { Bindings } from '../bindings'
 import {
   isRefreshRequest,
   knownDeployId,

@@ -20,7 +20,8 @@ import {
   type NewBooking,
 } from '../db/bookings'
 import { audit } from '../db/desk'
-import type { AppEnv, Bindings } from '../env'
+import type { Bindings } from '../bindings'
+import type { AppEnv } from '../env'
 import { createTranslator } from '../i18n/translator'
 import { enqueue, insertedIds, mailRow, writerOf, type MailWriter } from '../mail/enqueue'
 import type { ChangedCall } from '../mail/templates/booking'

@@ -1,7 +1,7 @@
 import { isLang } from '../../client/lib/languages'
 import { siteConfig } from '../config'
 import { findBookingById } from '../db/bookings'
-import type { Bindings } from '../env'
+import type { Bindings } from '../bindings'
 import { createTranslator } from '../i18n/translator'
 import { insertedIds, mailRow, sendJobs } from '../mail/enqueue'
 

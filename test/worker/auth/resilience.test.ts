@@ -2,7 +2,7 @@ import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:
 import { exportJWK, generateKeyPair, SignJWT } from 'jose'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import en from '../../../locales/en.json'
-import type { Bindings } from '../../../worker/env'
+import type { Bindings } from '../../../worker/bindings'
 import app from '../../../worker/index'
 import { api, SITE, unique } from './helpers'
 

@@ -7,7 +7,7 @@ import {
 } from 'cloudflare:test'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import en from '../../../locales/en.json'
-import type { Bindings } from '../../../worker/env'
+import type { Bindings } from '../../../worker/bindings'
 import { consumeMail, requeueStale, sendDigest } from '../../../worker/mail/queue'
 import { deliver, MAX_ATTEMPTS } from '../../../worker/mail/deliver'
 import type { MailJob } from '../../../worker/mail/enqueue'

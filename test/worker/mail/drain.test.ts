@@ -6,7 +6,7 @@ import {
   waitOnExecutionContext,
 } from 'cloudflare:test'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import type { Bindings } from '../../../worker/env'
+import type { Bindings } from '../../../worker/bindings'
 import app from '../../../worker/index'
 import type { MailJob } from '../../../worker/mail/enqueue'
 import { consumeMail } from '../../../worker/mail/queue'

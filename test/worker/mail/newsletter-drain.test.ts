@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:test'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { LANGS } from '../../../client/lib/languages'
-import type { Bindings } from '../../../worker/env'
+import type { Bindings } from '../../../worker/bindings'
 import { sendStep, startIssue, type NewsletterJob } from '../../../worker/newsletter/send'
 import { issueWith } from '../newsletter'
 

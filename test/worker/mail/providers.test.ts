@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:test'
 import PostalMime from 'postal-mime'
 import { describe, expect, it } from 'vitest'
-import type { Bindings } from '../../../worker/env'
+import type { Bindings } from '../../../worker/bindings'
 import { deliver } from '../../../worker/mail/deliver'
 import { mimeOf } from '../../../worker/mail/providers/cloudflare'
 import { renderMail } from '../../../worker/mail/render'

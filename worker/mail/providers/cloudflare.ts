@@ -1,6 +1,6 @@
 import { EmailMessage } from 'cloudflare:email'
 import { createMimeMessage, Mailbox } from 'mimetext'
-import type { Bindings } from '../../env'
+import type { Bindings } from '../../bindings'
 import type { MailMessage } from '../letter'
 import { base64, domainOf, errorText, parseAddress, rateOf, type MailProvider } from './provider'
 

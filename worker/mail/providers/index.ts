@@ -1,4 +1,4 @@
-import type { Bindings } from '../../env'
+import type { Bindings } from '../../bindings'
 import { cloudflareProvider } from './cloudflare'
 import type { MailProvider } from './provider'
 import { resendProvider } from './resend'

@@ -1,4 +1,4 @@
-import type { Bindings } from '../../env'
+import type { Bindings } from '../../bindings'
 import type { MailMessage } from '../letter'
 import { retryAfterSeconds } from '../pace'
 import { base64, errorText, rateOf, type MailProvider, type Refusal } from './provider'

@@ -1,5 +1,5 @@
 import { WorkerMailer } from 'worker-mailer'
-import type { Bindings } from '../../env'
+import type { Bindings } from '../../bindings'
 import { base64, domainOf, errorText, parseAddress, rateOf, type MailProvider } from './provider'
 
 /**

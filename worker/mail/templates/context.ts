@@ -1,7 +1,7 @@
 import { isLang, type Lang } from '../../../client/lib/languages'
 import type { SiteConfig } from '../../config'
 import { sealLink, type LinkClaims } from '../../consent/links'
-import type { Bindings } from '../../env'
+import type { Bindings } from '../../bindings'
 import { languageName } from '../../i18n/format'
 import type { Translator } from '../../i18n/translator'
 import type { Letter, MailCategory } from '../letter'
