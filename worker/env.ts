@@ -1,6 +1,6 @@
 import type { Lang } from '../client/lib/languages'
 import type { Translator } from './i18n/translator'
-import type { AccessClaims, AuthUser } from './auth/types'
+import type { AccessClaims, AuthUser } from './auth-types'
 import type { SiteConfig } from './config'
 import type { PageOutput } from './react-dom-server'
 import type { Bindings } from './bindings'

@@ -5,7 +5,7 @@ import { authService } from '../auth-service/app'
 import { findSessionUser } from '../auth-service/db'
 import { authSettings } from '../config'
 import type { AppEnv } from '../env'
-import type { AccessClaims, AuthResult, AuthUser, TokenSet } from './types'
+import type { AccessClaims, AuthResult, AuthUser, TokenSet } from '../auth-types'
 
 /**
  * The site's one way to talk to its auth provider (Supabase Auth / GoTrue HTTP API): the built-in

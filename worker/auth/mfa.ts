@@ -8,7 +8,7 @@ import { httpOnlyCookie } from '../cookies'
 import { flash } from '../render/flash'
 import { authForm, sixDigits } from './forms'
 import { authClient } from './client'
-import type { Factor, TokenSet } from './types'
+import type { Factor, TokenSet } from '../auth-types'
 import { toAccount, toAuthPage } from './redirects'
 import { rememberSession, signedInOnly } from './session'
 

@@ -5,7 +5,7 @@ import { httpOnlyCookie, isHttps } from '../cookies'
 import type { AppEnv } from '../env'
 import { authSettings } from '../config'
 import { authClient } from './client'
-import type { AccessClaims, TokenSet } from './types'
+import type { AccessClaims, TokenSet } from '../auth-types'
 
 export const ACCESS_COOKIE = 'sb-access-token'
 export const REFRESH_COOKIE = 'sb-refresh-token'

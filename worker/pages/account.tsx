@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react'
 import { renderSVG } from 'uqr'
 import { Field } from '../../client/components/field'
-import type { Factor } from '../auth/types'
+import type { Factor } from '../auth-types'
 import { SignOutForm } from '../components/account-area'
 import { Alert, CodeField, errorMessage, isolate, NewPasswordField } from '../components/auth-form'
 import { PageHero } from '../components/page-parts'
