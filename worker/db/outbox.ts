@@ -1,4 +1,5 @@
-import type { MailCategory } from '../mail/letter'
+/** Who reads it and why: marketing mail obeys the suppression list and carries List-Unsubscribe. */
+export type MailCategory = 'transactional' | 'marketing' | 'agency'
 
 /** One e-mail of the outbox (migrations/0009_rebuild_outbox_for_delivery.sql). */
 export interface OutboxRow {

@@ -6,9 +6,6 @@ import type { Lang } from '../../client/lib/languages'
  * an API call; the outbox records what happened.
  */
 
-/** Who reads it and why: marketing mail obeys the suppression list and carries List-Unsubscribe. */
-export type MailCategory = 'transactional' | 'marketing' | 'agency'
-
 export interface Attachment {
   filename: string
   contentType: string

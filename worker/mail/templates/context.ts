@@ -4,7 +4,8 @@ import { sealLink, type LinkClaims } from '../../consent/links'
 import type { Bindings } from '../../bindings'
 import { languageName } from '../../i18n/format'
 import type { Translator } from '../../i18n/translator'
-import type { Letter, MailCategory } from '../letter'
+import type { MailCategory } from '../../db/outbox'
+import type { Letter } from '../letter'
 
 /** What a template may read: the recipient's language, the site's settings and strings. */
 export interface MailContext {
