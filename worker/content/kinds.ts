@@ -1,18 +1,11 @@
 import * as v from 'valibot'
+import type { ContentKind } from '../db/content-kinds'
 
 /**
- * What the desk edits (README: "Content"): five kinds, each with the fields no language
- * changes (`shared`) and the fields each language has (`texts`). The desk's forms, their
- * validation and the public pages' types are all read from these lists.
+ * What the desk edits (README: "Content"): five kinds (db/content-kinds.ts), each with the
+ * fields no language changes (`shared`) and the fields each language has (`texts`). The desk's
+ * forms, their validation and the public pages' types are all read from these lists.
  */
-export const CONTENT_KINDS = ['article', 'case', 'testimonial', 'plan', 'faq'] as const
-export type ContentKind = (typeof CONTENT_KINDS)[number]
-export const isContentKind = (s: string): s is ContentKind =>
-  (CONTENT_KINDS as readonly string[]).includes(s)
-
-export const STATUSES = ['draft', 'scheduled', 'published', 'unpublished'] as const
-export type ContentStatus = (typeof STATUSES)[number]
-
 /** The FAQ page's groups, in order (their titles are interface strings: faq.group_titles); `pricing` is the pricing page's. */
 export const FAQ_GROUPS = [
   'getting-started',

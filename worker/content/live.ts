@@ -8,9 +8,9 @@ import {
   readLive,
   type LiveItem,
 } from '../db/content'
+import type { ContentKind } from '../db/content-kinds'
 import { noteDatabaseAnswer, noteDatabaseFailure } from '../db/outage'
 import type { AppEnv } from '../env'
-import type { ContentKind } from './kinds'
 import { ensureSnapshots, readSnapshot } from './snapshot'
 
 /**

@@ -1,9 +1,9 @@
 import { LANGS, type Lang } from '../../client/lib/languages'
 import { liveItemsQuery, readGenerations, readLive, type LiveItem } from '../db/content'
+import { CONTENT_KINDS, type ContentKind } from '../db/content-kinds'
 import type { Context } from 'hono'
 import type { Bindings } from '../bindings'
 import type { AppEnv } from '../env'
-import { CONTENT_KINDS, type ContentKind } from './kinds'
 
 /**
  * The published content outside D1 (docs/decisions/006-pages-without-d1.md): each kind's live

@@ -1,5 +1,5 @@
 import type { Lang } from '../../client/lib/languages'
-import type { ContentKind, ContentStatus } from '../content/kinds'
+import type { ContentKind, ContentStatus } from './content-kinds'
 import { audit } from './desk'
 
 /**

@@ -3,15 +3,7 @@ import { Hono, type Context } from 'hono'
 import * as v from 'valibot'
 import { isLang, LANGS, type Lang } from '../../client/lib/languages'
 import { currentGenerations } from '../content/generations'
-import {
-  formValues,
-  isContentKind,
-  KIND_FIELDS,
-  readFields,
-  SLUG,
-  type ContentKind,
-  type ContentStatus,
-} from '../content/kinds'
+import { formValues, KIND_FIELDS, readFields, SLUG } from '../content/kinds'
 import { renderMarkdown } from '../content/markdown'
 import { readSnapshot, writeSnapshot } from '../content/snapshot'
 import { isDatabaseError } from '../db/outage'
@@ -36,6 +28,7 @@ import {
   slugTaken,
   type FullItem,
 } from '../db/content'
+import { isContentKind, type ContentKind, type ContentStatus } from '../db/content-kinds'
 import type { AppEnv, DeskDown } from '../env'
 import { limitBody, sameSiteOnly } from '../middleware/form-guard'
 import { DESK_CONTENT_BYTES } from '../middleware/request-size'

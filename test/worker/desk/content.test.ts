@@ -3,16 +3,10 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser'
 import { beforeAll, describe, expect, it } from 'vitest'
 import en from '../../../locales/en.json'
 import { LANGS } from '../../../client/lib/languages'
-import {
-  CONTENT_KINDS,
-  formValues,
-  KIND_FIELDS,
-  readFields,
-  type ContentKind,
-  type FieldSpec,
-} from '../../../worker/content/kinds'
+import { formValues, KIND_FIELDS, readFields, type FieldSpec } from '../../../worker/content/kinds'
 import { renderMarkdown } from '../../../worker/content/markdown'
 import { findItem, publishDue } from '../../../worker/db/content'
+import { CONTENT_KINDS, type ContentKind } from '../../../worker/db/content-kinds'
 import worker from '../../../worker/index'
 import { SITE } from '../auth/helpers'
 import { get, person, post } from './helpers'

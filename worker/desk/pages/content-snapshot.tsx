@@ -1,7 +1,7 @@
 import { LANGS, LANGUAGE_NAMES } from '../../../client/lib/languages'
-import type { ContentKind } from '../../content/kinds'
 import type { Snapshot } from '../../content/snapshot'
 import { itemTitle } from '../../db/content'
+import type { ContentKind } from '../../db/content-kinds'
 import { formatDateTime } from '../../i18n/format'
 import { usePage } from '../../render/context'
 import type { DeskDown } from '../../env'

@@ -3,16 +3,15 @@ import MarkdownEditor from '../../../client/islands/markdown-editor'
 import { inputClass, labelClass } from '../../../client/components/field'
 import { dirOf, LANGS, LANGUAGE_NAMES, type Lang } from '../../../client/lib/languages'
 import {
-  CONTENT_KINDS,
   FAQ_GROUPS,
   KIND_FIELDS,
   RESULT_COUNT,
   resultName,
-  type ContentKind,
   type FieldSpec,
 } from '../../content/kinds'
 import type { MediaPicture } from '../../../client/lib/media-picture'
 import type { FullItem, ListedItem, RevisionRow } from '../../db/content'
+import { CONTENT_KINDS, type ContentKind } from '../../db/content-kinds'
 import { formatDateTime, zonedFieldValue } from '../../i18n/format'
 import { isMessageKey } from '../../i18n/translator'
 import { usePage } from '../../render/context'
