@@ -21,7 +21,7 @@ export interface Letter {
   paragraphs: string[]
   /**
    * Rich body HTML that stands for the paragraphs in the HTML part (the paragraphs stay the
-   * text part): only ever the output of a sanitiser (worker/newsletter/body.ts).
+   * text part): only ever the output of a sanitiser (worker/mail/body.ts).
    */
   sanitizedHtml?: string
   /** A code to type, shown large (one-time codes). */

@@ -1,7 +1,7 @@
 import { linkUrl } from '../../consent/links'
 import { guideUrl, STARTER_GUIDE } from '../../data/guides'
 import { textFor } from '../../db/newsletters'
-import { emailBodyHtml, emailBodyText, emailPreheader } from '../../newsletter/body'
+import { emailBodyHtml, emailBodyText, emailPreheader } from '../body'
 import type { MailContext, MailTemplate } from './context'
 
 /** The confirmation link of a pending sign-up (its nonce, sealed). */
