@@ -260,7 +260,7 @@ async function benchWorkerd() {
     // request of the miss run is the edge's own refresh of a page (x-render-refresh), which
     // renders, keeps a copy and rewrites the nonce as a miss does, less the lookup before and
     // the page view. A warm isolate's miss: the page's tail of this language is rendered
-    // already (worker/render/page-tail.tsx); the first page of a language in a new isolate
+    // already (worker/layout/page-tail.tsx); the first page of a language in a new isolate
     // renders it too (the Node figures above, first request of each page aside).
     const request = async (url, lang) => {
       const res = await mf.dispatchFetch(`http://bench.example${url}`, {

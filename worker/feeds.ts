@@ -40,7 +40,7 @@ const FRESH = 'public, max-age=0, must-revalidate'
 
 /**
  * A list or feed as read: from the content's snapshot while D1 fails (content/live.ts), said so
- * and kept by no one, as the pages are (render/document.tsx).
+ * and kept by no one, as the pages are (layout/document.tsx).
  */
 const listing = (c: Context<AppEnv>, body: string, type: string) =>
   c.body(body, 200, {

@@ -33,8 +33,8 @@ import { calendarFeed } from './calendar/feed'
 import { media } from './content/media'
 import { feeds } from './feeds'
 import { pages, renderNotFound } from './pages'
-import { renderer } from './render/document'
-import { errorPage, errorPages, RETRY_AFTER_SECONDS, wantsPage } from './render/error-page'
+import { renderer } from './layout/document'
+import { errorPage, errorPages, RETRY_AFTER_SECONDS, wantsPage } from './pages/error-page'
 import { isDatabaseError } from './db/outage'
 import { answerFromMemory, keepAnswer } from './render/edge-memory'
 import { settleBody } from './settle-body'
@@ -104,7 +104,7 @@ app.onError((err, c) => {
   // else is ours.
   const status = err instanceof HTTPException ? err.status : isDatabaseError(err) ? 503 : 500
   if (status >= 500) console.error(err)
-  // a person gets the site's error page (render/error-page.tsx)
+  // a person gets the site's error page (pages/error-page.tsx)
   if (wantsPage(c)) return errorPage(c, status)
   const t = c.var.t as Translator | undefined
   const error =

@@ -93,7 +93,7 @@ type Source = Context<AppEnv>
 /**
  * One page's reads from D1; when D1 fails, the same items from the kinds' snapshots in R2
  * (content/snapshot.ts), and the response says so (`X-Content-Source: snapshot`, never kept
- * by the edge: render/document.tsx). Without a snapshot the failure stands (a 503 page).
+ * by the edge: layout/document.tsx). Without a snapshot the failure stands (a 503 page).
  */
 async function readOr<T>(
   c: Source,

@@ -8,7 +8,7 @@ import { renderMarkdown } from '../content/markdown'
 import { readSnapshot, writeSnapshot } from '../content/snapshot'
 import { isDatabaseError } from '../db/outage'
 import { retimedField } from '../i18n/format'
-import { RETRY_AFTER_SECONDS } from '../render/error-page'
+import { RETRY_AFTER_SECONDS } from '../pages/error-page'
 import {
   findMedia,
   findMediaNamed,

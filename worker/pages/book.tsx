@@ -10,7 +10,7 @@ import { usePage } from '../render/context'
 import { cancellationFor, describeSlot, icsPath, invitationFor } from '../booking/invitation'
 import { bookingLinkProblem, formResult } from '../components/form-result'
 import { currentSlots, managedBooking } from '../services/bookings'
-import { errorPage } from '../render/error-page'
+import { errorPage } from './error-page'
 import { slotChoices } from '../components/slot-options'
 
 /**

@@ -34,7 +34,7 @@ export function errorTexts(status: number): { title: MessageKey; text: MessageKe
 }
 
 /**
- * The site's page for every request of a person that ends in 4xx or 5xx (render/error-page.tsx):
+ * The site's page for every request of a person that ends in 4xx or 5xx (pages/error-page.tsx):
  * what happened in a sentence, and the way back: to the form that was refused, else home and
  * the most visited pages.
  */

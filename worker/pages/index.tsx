@@ -30,7 +30,7 @@ import { signedInOnly } from '../auth/session'
 import { PAGE_ROUTES, routeOf, type PagePath, type PageRoute } from '../routes'
 import { edgeCache } from '../render/edge-cache'
 import { titled } from '../render/context'
-import { errorPage } from '../render/error-page'
+import { errorPage } from './error-page'
 import { AboutPage } from './about'
 import { AccountPage } from './account'
 import { AuthPage, ConfirmPage, ResetPage } from './auth'
@@ -357,5 +357,5 @@ for (const route of PAGE_ROUTES) {
   else pages.get(route.path, listed)
 }
 
-/** The site's page for an address it does not have (render/error-page.tsx). */
+/** The site's page for an address it does not have (pages/error-page.tsx). */
 export const renderNotFound = (c: Context<AppEnv>) => errorPage(c, 404)

@@ -4,7 +4,7 @@ import { createContext, useContext } from 'react'
 import type { AppEnv } from '../env'
 
 /**
- * The request, for a part of a page rendered on its own (render/page-tail.tsx): the renderer's
+ * The request, for a part of a page rendered on its own (layout/page-tail.tsx): the renderer's
  * own context (@hono/react-renderer's) exists only inside a page's render.
  */
 export const PartContext = createContext<Context<AppEnv> | null>(null)

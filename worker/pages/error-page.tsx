@@ -1,8 +1,8 @@
 import type { Context, MiddlewareHandler } from 'hono'
 import type { AppEnv } from '../env'
-import { ErrorPage, errorTexts } from '../pages/error'
-import { titled } from './context'
-import { renderer } from './document'
+import { ErrorPage, errorTexts } from './error'
+import { titled } from '../render/context'
+import { renderer } from '../layout/document'
 
 /** Seconds a 503's visitor (or crawler) is asked to wait before trying again. */
 export const RETRY_AFTER_SECONDS = 60

@@ -6,9 +6,9 @@ import { BookingDialog, FloatingActions } from '../components/overlays'
 import { WelcomePopup } from '../components/welcome-popup'
 import { hasTrackers, isKept, type SiteConfig } from '../config'
 import type { AppEnv } from '../env'
-import type { Consent } from './consent'
-import { PartContext, usePage } from './context'
-import { pastedHtml, waitUntilOf, type PartStore } from './part-html'
+import type { Consent } from '../render/consent'
+import { PartContext, usePage } from '../render/context'
+import { pastedHtml, waitUntilOf, type PartStore } from '../render/part-html'
 
 /**
  * What follows `<main>` on every page of the site's layout: the footer, the WhatsApp and
