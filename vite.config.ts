@@ -78,19 +78,31 @@ export function reactByteLength(): Plugin {
   }
 }
 
+/**
+ * What libraries of the Worker import and the Worker never runs, replaced by stubs of our own
+ * (worker/stubs/): the size of the upload (`npm run bench` holds it to a budget). The build,
+ * the dev server and the worker tests (vitest.worker.config.ts) all resolve them so.
+ */
+export const workerStubs = [
+  // sanitize-html's style parser: no pass of ours parses styles
+  { find: /^postcss$/, replacement: resolve('worker/stubs/postcss.ts') },
+]
+
 export default defineConfig(({ command }) => ({
   plugins: [UnoCSS(), cloudflare(), clientAssets(), reactByteLength()],
   resolve: {
     // Only React's streaming renderer goes into the production worker (see the module).
-    alias:
-      command === 'build'
+    alias: [
+      ...workerStubs,
+      ...(command === 'build'
         ? [
             {
               find: /^react-dom\/server(\.edge)?$/,
               replacement: resolve('worker/react-dom-server.ts'),
             },
           ]
-        : [],
+        : []),
+    ],
   },
   environments: {
     client: {

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-pool-workers'
 import { defineConfig } from 'vitest/config'
 import { freePort } from './scripts/lib/server.mjs'
-import { clientAssets } from './vite.config'
+import { clientAssets, workerStubs } from './vite.config'
 
 // Worker tests run inside workerd with the wrangler.toml bindings and a migrated local D1. The
 // mail queue's consumer runs too, delivering over SMTP to a mail catcher of the tests' own
@@ -42,6 +42,8 @@ export default defineConfig(async () => {
         },
       }),
     ],
+    // the modules the Worker does without, as the build resolves them
+    resolve: { alias: workerStubs },
     // the media tests' iPhone photo (test/fixtures/pictures), imported as a data URL like the others
     assetsInclude: ['**/*.heic'],
     test: {
@@ -54,9 +56,9 @@ export default defineConfig(async () => {
       include: ['test/worker/**/*.test.{ts,tsx}'],
       globalSetup: ['./test/setup/mail-catcher.ts', './test/setup/radicale.ts'],
       setupFiles: ['./test/setup/apply-migrations.ts'],
-      // sanitize-html is CommonJS requiring CommonJS (postcss, nanoid): bundled for workerd. The
-      // others are bundled too, one file each instead of their many modules: every test file
-      // loads the Worker anew, and this took its start-up from about 9.5 to 6 s here
+      // sanitize-html is CommonJS requiring CommonJS (launder, parse-srcset): bundled for
+      // workerd. The others are bundled too, one file each instead of their many modules: every
+      // test file loads the Worker anew, and this took its start-up from about 9.5 to 6 s here
       deps: {
         optimizer: {
           ssr: {

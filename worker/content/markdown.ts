@@ -77,6 +77,8 @@ const SANITIZE: sanitizeHtml.IOptions = {
   allowedSchemes: ['http', 'https', 'mailto', 'tel'],
   allowedSchemesByTag: { img: [] },
   allowProtocolRelative: false,
+  // no style attribute passes, so none is parsed (postcss is not bundled: vite.config.ts)
+  parseStyleAttributes: false,
   // whatever is not allowed goes, its text kept (a <script>'s content is dropped with it)
   disallowedTagsMode: 'discard',
   exclusiveFilter: (frame) =>

@@ -84,6 +84,9 @@ export function emailBodyHtml(markdown: string, siteUrl: string, lang: Lang) {
     },
     allowedSchemes: ['http', 'https', 'mailto', 'tel'],
     allowProtocolRelative: false,
+    // every style here is STYLES' own, set by transformTags (the first pass lets none through):
+    // written as given, not parsed by postcss, which the Worker does not bundle (vite.config.ts)
+    parseStyleAttributes: false,
     transformTags: Object.fromEntries(
       [...Object.keys(STYLES), 'span', 'div', 'strong', 'em', 'del', 'thead', 'tbody', 'tr'].map(
         (tag) => [tag, (t: string, a: sanitizeHtml.Attributes) => styled(t, a)],

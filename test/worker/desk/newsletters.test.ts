@@ -409,6 +409,14 @@ describe('what a subscriber reads', () => {
     expect(preheaderOf(mail.ar.html!)).toBe('اقرأ المزيد عن خدماتنا.')
   })
 
+  it('gives each element of the body its inline style as written (mail clients drop <style>)', () => {
+    expect(mail.en.html).toContain(
+      '<p style="margin:0 0 16px;font-size:16px;line-height:24px;color:#1e293b">Read more about ' +
+        '<a href="https://example.com/services?lang=en" style="color:#1d3fb0;font-weight:600;' +
+        'overflow-wrap:anywhere;word-break:break-word">our services</a>.</p>',
+    )
+  })
+
   it('follows links to the site in the e-mail’s language', () => {
     expect(mail.ar.html).toContain('href="https://example.com/services?lang=ar"')
     expect(mail.en.html).toContain('href="https://example.com/services?lang=en"')
