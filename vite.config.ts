@@ -86,6 +86,8 @@ export function reactByteLength(): Plugin {
 export const workerStubs = [
   // sanitize-html's style parser: no pass of ours parses styles
   { find: /^postcss$/, replacement: resolve('worker/stubs/postcss.ts') },
+  // mimetext's check of an attachment's type, without mime-db
+  { find: /^mime-types$/, replacement: resolve('worker/stubs/mime-types.ts') },
 ]
 
 export default defineConfig(({ command }) => ({

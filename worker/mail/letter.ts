@@ -8,6 +8,7 @@ import type { Lang } from '../../client/lib/languages'
 
 export interface Attachment {
   filename: string
+  /** A full MIME type, parameters and all ("text/calendar; method=REQUEST"), never an extension. */
   contentType: string
   /** Text content (an .ics); providers encode it as they need. */
   content: string
