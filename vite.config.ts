@@ -88,6 +88,11 @@ export const workerStubs = [
   { find: /^postcss$/, replacement: resolve('worker/stubs/postcss.ts') },
   // mimetext's check of an attachment's type, without mime-db
   { find: /^mime-types$/, replacement: resolve('worker/stubs/mime-types.ts') },
+  // mimetext's String.prototype.trim through core-js: workerd has its own
+  {
+    find: /^@babel\/runtime-corejs3\/core-js\/instance\/trim$/,
+    replacement: resolve('worker/stubs/instance-trim.ts'),
+  },
 ]
 
 export default defineConfig(({ command }) => ({
