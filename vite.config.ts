@@ -79,11 +79,12 @@ export function reactByteLength(): Plugin {
 }
 
 /**
- * What libraries of the Worker import and the Worker never runs, replaced by stubs of our own
- * (worker/stubs/): the size of the upload (`npm run bench` holds it to a budget). The build,
- * the dev server and the worker tests (vitest.worker.config.ts) all resolve them so.
+ * The size of the upload (`npm run bench` holds it to a budget): what libraries of the Worker
+ * import and the Worker never runs, replaced by stubs of our own (worker/stubs/), and a
+ * library's own minified build where it publishes one. The build, the dev server and the worker
+ * tests (vitest.worker.config.ts) all resolve them so.
  */
-export const workerStubs = [
+export const workerAliases = [
   // sanitize-html's style parser: no pass of ours parses styles
   { find: /^postcss$/, replacement: resolve('worker/stubs/postcss.ts') },
   // mimetext's check of an attachment's type, without mime-db
@@ -93,6 +94,9 @@ export const workerStubs = [
     find: /^@babel\/runtime-corejs3\/core-js\/instance\/trim$/,
     replacement: resolve('worker/stubs/instance-trim.ts'),
   },
+  // the calendar's iCalendar reader: the package's minified build of the same release (its
+  // exports name only the commented one, 62 KB gzipped against 23)
+  { find: /^ical\.js$/, replacement: resolve('node_modules/ical.js/dist/ical.min.js') },
 ]
 
 export default defineConfig(({ command }) => ({
@@ -100,7 +104,7 @@ export default defineConfig(({ command }) => ({
   resolve: {
     // Only React's streaming renderer goes into the production worker (see the module).
     alias: [
-      ...workerStubs,
+      ...workerAliases,
       ...(command === 'build'
         ? [
             {

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-pool-workers'
 import { defineConfig } from 'vitest/config'
 import { freePort } from './scripts/lib/server.mjs'
-import { clientAssets, workerStubs } from './vite.config'
+import { clientAssets, workerAliases } from './vite.config'
 
 // Worker tests run inside workerd with the wrangler.toml bindings and a migrated local D1. The
 // mail queue's consumer runs too, delivering over SMTP to a mail catcher of the tests' own
@@ -43,7 +43,7 @@ export default defineConfig(async () => {
       }),
     ],
     // the modules the Worker does without, as the build resolves them
-    resolve: { alias: workerStubs },
+    resolve: { alias: workerAliases },
     // the media tests' iPhone photo (test/fixtures/pictures), imported as a data URL like the others
     assetsInclude: ['**/*.heic'],
     test: {
