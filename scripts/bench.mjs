@@ -27,6 +27,7 @@ import { generateKeyPairSync } from 'node:crypto'
 import { CHROMIUM_ARGS, CHROMIUM_PATH, freePort, migrate, startServer } from './lib/server.mjs'
 import { isolateCpu, withInspector } from './lib/isolate-cpu.mjs'
 import { BASELINE_WORKER, threadNs, workerdPid } from './lib/thread-cpu.mjs'
+import { BUILD, builtModules, miniflareModules } from './lib/built-worker.mjs'
 import { readdirSync, readFileSync } from 'node:fs'
 import { brotliCompressSync, gzipSync, constants } from 'node:zlib'
 import { chromium } from 'playwright-core'
@@ -233,7 +234,7 @@ function builtWorker(path) {
     readFileSync(new URL('../dist/growth_agency/wrangler.json', import.meta.url), 'utf8'),
   )
   return {
-    modules: [{ type: 'ESModule', path: 'dist/growth_agency/index.js' }],
+    ...miniflareModules(),
     compatibilityDate: built.compatibility_date,
     compatibilityFlags: built.compatibility_flags ?? [],
     bindings: env,
@@ -963,17 +964,13 @@ async function benchDeskWorkerd({ base, cookie, paths, keys }) {
 
 /**
  * The built Worker as `wrangler deploy` uploads it (dist/growth_agency: the main module and
- * every chunk beside it) and measures it: the modules' bytes, and the gzip of them joined, the
- * figure Cloudflare's size limit reads. Over budget the bench's exit code is 1.
+ * the chunks it loads, lib/built-worker.mjs) and measures it: the modules' bytes, and the gzip
+ * of them joined, the figure Cloudflare's size limit reads. Over budget the exit code is 1.
  */
 function workerSize() {
-  const dir = new URL('../dist/growth_agency/', import.meta.url)
-  const { main } = JSON.parse(readFileSync(new URL('wrangler.json', dir), 'utf8'))
-  const chunks = readdirSync(dir, { recursive: true })
-    .filter((f) => /\.m?js$/.test(f) && f !== main && !f.startsWith('.vite'))
-    .sort()
+  const [main, ...chunks] = builtModules()
   // wrangler's order: the other modules, then the main one
-  const bodies = [...chunks, main].map((f) => readFileSync(new URL(f, dir)))
+  const bodies = [...chunks.sort(), main].map((f) => readFileSync(`${BUILD}/${f}`))
   const raw = bodies.reduce((n, b) => n + b.length, 0)
   const gzipped = gzipSync(Buffer.concat(bodies)).length
   const ok = gzipped <= BUDGET.workerGzip

@@ -12,6 +12,7 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { Miniflare } from 'miniflare'
 import { inspectIsolate } from './lib/isolate-cpu.mjs'
+import { miniflareModules } from './lib/built-worker.mjs'
 import { freePort } from './lib/server.mjs'
 
 const args = process.argv.slice(2)
@@ -30,7 +31,9 @@ const vars = Object.fromEntries(
 )
 const inspectorPort = await freePort()
 const mf = new Miniflare({
-  modules: [{ type: 'ESModule', path: flag('--bundle', 'dist/growth_agency/index.js') }],
+  ...(args.includes('--bundle')
+    ? { modules: [{ type: 'ESModule', path: flag('--bundle', '') }] }
+    : miniflareModules()),
   compatibilityDate: built.compatibility_date,
   compatibilityFlags: built.compatibility_flags ?? [],
   bindings: { ...vars, ENVIRONMENT: 'production' },
