@@ -4,7 +4,6 @@ import * as v from 'valibot'
 import { isLang, LANGS, type Lang } from '../../client/lib/languages'
 import { currentGenerations } from '../content/generations'
 import { formValues, KIND_FIELDS, readFields, SLUG } from '../content/kinds'
-import { renderMarkdown } from '../content/markdown'
 import { readSnapshot, writeSnapshot } from '../content/snapshot'
 import { isDatabaseError } from '../db/outage'
 import { retimedField } from '../i18n/format'
@@ -44,6 +43,12 @@ import { ContentSnapshotPage } from './pages/content-snapshot'
  * live, raises its kind's cache generation: every page that shows it is rendered anew.
  */
 export const deskContent = new Hono<AppEnv>()
+
+/**
+ * The Markdown renderer (content/markdown.ts), loaded on a save or a preview: marked and
+ * sanitize-html are a good part of an isolate's start-up, and the pages never render Markdown.
+ */
+const markdown = () => import('../content/markdown')
 
 deskContent.get('/', (c) => c.redirect('/desk/content/article', 302))
 
@@ -326,6 +331,7 @@ async function saveFromForm(c: Context<AppEnv>) {
   const oldText = current.texts[lang]
   if (kind === 'article') {
     const body = String(textFields.body ?? '')
+    const { renderMarkdown } = await markdown()
     const rendered = renderMarkdown(body, await findMediaNamed(c.env.DB, mediaNamesIn(body)))
     Object.assign(textFields, rendered)
   }
@@ -468,5 +474,6 @@ deskContent.post('/preview', sameSiteOnly(), limitBody(256 * 1024), async (c) =>
   if (!parsed.success) return c.json({ error: c.var.t('errors.invalid') }, 400)
   const body = parsed.output.body
   const pictures = await findMediaNamed(c.env.DB, mediaNamesIn(body))
+  const { renderMarkdown } = await markdown()
   return c.json({ html: renderMarkdown(body, pictures).html })
 })

@@ -22,7 +22,6 @@ import { mailRow, insertedIds, sendJobs, writerOf } from '../mail/enqueue'
 import { INERT_UNSUBSCRIBE, renderMail } from '../mail/render'
 import { limitBody, sameSiteOnly } from '../middleware/form-guard'
 import { lineBreaks } from '../content/kinds'
-import { renderMarkdown } from '../content/markdown'
 import { createTranslator } from '../i18n/translator'
 import { retimedField } from '../i18n/format'
 import { queueStep, startIssue } from '../newsletter/send'
@@ -91,11 +90,14 @@ async function renderEditor(
   )
 }
 
-const formOf = (issue: FullIssue, tab: Lang, done?: string): NewsletterForm => ({
+const formOf = async (issue: FullIssue, tab: Lang, done?: string): Promise<NewsletterForm> => ({
   tab,
   subject: issue.texts[tab]?.subject ?? '',
   body: issue.texts[tab]?.body ?? '',
-  preview: issue.texts[tab] ? renderMarkdown(issue.texts[tab].body).html : '',
+  // the renderer is loaded on first use (content/markdown.ts)
+  preview: issue.texts[tab]
+    ? (await import('../content/markdown')).renderMarkdown(issue.texts[tab].body).html
+    : '',
   issues: {},
   done,
 })
@@ -104,7 +106,7 @@ deskNewsletters.get('/:id{[0-9]+}', async (c) => {
   const issue = await findIssue(c.env.DB, idOf(c))
   if (!issue) return c.notFound()
   const done = c.req.query('done')
-  return renderEditor(c, issue, formOf(issue, tabOf(issue, c.req.query('tab')), done))
+  return renderEditor(c, issue, await formOf(issue, tabOf(issue, c.req.query('tab')), done))
 })
 
 const Text = v.object({

@@ -1,7 +1,6 @@
 import { linkUrl } from '../../consent/links'
 import { guideUrl, STARTER_GUIDE } from '../../data/guides'
 import { textFor } from '../../db/newsletters'
-import { emailBodyHtml, emailBodyText, emailPreheader } from '../body'
 import type { MailContext, MailTemplate } from './context'
 
 /** The confirmation link of a pending sign-up (its nonce, sealed). */
@@ -64,6 +63,8 @@ type DeskIssue = { issue: number }
 async function issueLetter({ db, config, lang }: MailContext, { issue }: DeskIssue) {
   const text = await textFor(db, issue, lang)
   if (!text) throw new Error(`newsletter ${issue} has no text`)
+  // loaded on first use, with the Markdown renderer (content/markdown.ts)
+  const { emailBodyHtml, emailBodyText, emailPreheader } = await import('../body')
   const html = emailBodyHtml(text.body, config.siteUrl, lang)
   // the text part and the preheader are made from the HTML: its links absolute and in `lang`
   return {
