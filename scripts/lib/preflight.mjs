@@ -30,7 +30,7 @@ export function reviewSettings(vars, { allowNoMail = false, secrets } = {}) {
     if (unreachable(vars.SMTP_HOST))
       mail.push({
         what: `MAIL_PROVIDER is smtp and SMTP_HOST is ${vars.SMTP_HOST || 'empty'}, an address Cloudflare cannot reach (the local catcher's, or a private network's): no e-mail can leave`,
-        fix: 'set SMTP_HOST and SMTP_USER to your relay in wrangler.toml and its password with npx wrangler secret put SMTP_PASS, or MAIL_PROVIDER to resend or cloudflare (README: Mail)',
+        fix: 'set SMTP_HOST and SMTP_USER to your relay in wrangler.toml and its password with npx wrangler secret put SMTP_PASS, or MAIL_PROVIDER to resend or cloudflare (docs/mail.md)',
       })
     else if (String(vars.SMTP_PORT) === '25')
       mail.push({
@@ -50,7 +50,7 @@ export function reviewSettings(vars, { allowNoMail = false, secrets } = {}) {
   } else if (provider !== 'cloudflare')
     mail.push({
       what: `MAIL_PROVIDER is "${provider ?? ''}"`,
-      fix: 'set MAIL_PROVIDER to smtp, resend or cloudflare in wrangler.toml (README: Mail)',
+      fix: 'set MAIL_PROVIDER to smtp, resend or cloudflare in wrangler.toml (docs/mail.md)',
     })
   if (placeholder(vars.MAIL_FROM))
     mail.push({
@@ -77,7 +77,7 @@ export function reviewSettings(vars, { allowNoMail = false, secrets } = {}) {
   if (vars.CALDAV_URL && secrets && !secrets.has('CALDAV_PASSWORD'))
     refusals.push({
       what: `calendar: CALDAV_URL is set but the secret CALDAV_PASSWORD is not`,
-      fix: 'npx wrangler secret put CALDAV_PASSWORD, or empty CALDAV_URL (README: Booking)',
+      fix: 'npx wrangler secret put CALDAV_PASSWORD, or empty CALDAV_URL (docs/booking.md)',
     })
   if (vars.AUTH_URL && secrets && !secrets.has('AUTH_API_KEY'))
     refusals.push({
@@ -244,7 +244,7 @@ export async function checkAccount(
       )
   } else
     warnings.push(
-      `the plan could not be read (HTTP ${plan.status}: the login has no Billing Read permission): the site needs Workers Paid (README: Deploy)`,
+      `the plan could not be read (HTTP ${plan.status}: the login has no Billing Read permission): the site needs Workers Paid (docs/deploy.md)`,
     )
   return { refusals, warnings, subdomain }
 }
