@@ -2,18 +2,23 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-pool-workers'
 import { defineConfig } from 'vitest/config'
 import { freePort } from './scripts/lib/server.mjs'
+import { DUMMY_SECRET, DUMMY_SITE_KEY } from './scripts/lib/turnstile-standin.mjs'
 import { clientAssets, workerAliases } from './vite.config'
 
 // Worker tests run inside workerd with the wrangler.toml bindings and a migrated local D1. The
 // mail queue's consumer runs too, delivering over SMTP to a mail catcher of the tests' own
-// (test/setup/mail-catcher.ts starts it on these ports).
+// (test/setup/mail-catcher.ts starts it on these ports). The forms' challenge is verified by a
+// local Turnstile stand-in (test/setup/turnstile.ts), with Cloudflare's test keys.
 export default defineConfig(async () => {
   const smtpPort = await freePort()
   const webPort = await freePort()
   const radicalePort = await freePort()
+  const turnstilePort = await freePort()
   process.env.TEST_MAIL_SMTP_PORT = String(smtpPort)
   process.env.TEST_MAIL_WEB_PORT = String(webPort)
   process.env.TEST_RADICALE_PORT = String(radicalePort)
+  process.env.TEST_TURNSTILE_PORT = String(turnstilePort)
+  const turnstileURL = `http://127.0.0.1:${turnstilePort}`
   return {
     plugins: [
       clientAssets(),
@@ -38,6 +43,12 @@ export default defineConfig(async () => {
             // a CalDAV server of the tests' own (test/setup/radicale.ts); each test that needs
             // a calendar makes its own collection there
             TEST_RADICALE_URL: `http://127.0.0.1:${radicalePort}/`,
+            TURNSTILE_SCRIPT_URL: `${turnstileURL}/turnstile/v0/api.js`,
+            TURNSTILE_VERIFY_URL: `${turnstileURL}/turnstile/v0/siteverify`,
+            TURNSTILE_SITE_KEY: DUMMY_SITE_KEY,
+            TURNSTILE_SECRET_KEY: DUMMY_SECRET,
+            // for the tests that read what it received (/__standin/verifications)
+            TURNSTILE_STANDIN_URL: turnstileURL,
           },
         },
       }),
@@ -54,7 +65,11 @@ export default defineConfig(async () => {
       // on its mail or a timer (with two, a third of the machine stayed idle)
       maxWorkers: 3,
       include: ['test/worker/**/*.test.{ts,tsx}'],
-      globalSetup: ['./test/setup/mail-catcher.ts', './test/setup/radicale.ts'],
+      globalSetup: [
+        './test/setup/mail-catcher.ts',
+        './test/setup/radicale.ts',
+        './test/setup/turnstile.ts',
+      ],
       setupFiles: ['./test/setup/apply-migrations.ts'],
       // sanitize-html is CommonJS requiring CommonJS (launder, parse-srcset): bundled for
       // workerd. The others are bundled too, one file each instead of their many modules: every

@@ -4,6 +4,7 @@ import './styles/base.css'
 import type { Island } from './island'
 import { HYDRATE_ATTR, ISLAND_ATTR, PROPS_ATTR } from './island-markup'
 import { enhanceBooking } from './enhance/booking'
+import { enhanceChallengeForms } from './enhance/challenge'
 import { enhanceConsent } from './enhance/consent'
 import { enhanceDialogs } from './enhance/dialogs'
 import { enhanceDisclosures } from './enhance/disclosure'
@@ -77,6 +78,7 @@ const yieldToMain = (): Promise<void> =>
     enhanceNotices,
     enhanceDialogs,
     enhanceBooking,
+    enhanceChallengeForms,
     enhanceEvents,
     enhanceConsent,
     enhanceSession,

@@ -18,6 +18,7 @@
 //   --adopt          deploy over a same-named Worker that `npm run deploy` did not deploy
 //   --allow-no-mail  deploy although no e-mail can leave (a placeholder sender, the catcher)
 //   --allow-free-plan deploy on the Workers Free plan
+//   --allow-no-challenge  deploy without Turnstile keys: the forms' challenge is then off
 //   --analytics-engine-enabled  when the Analytics Engine check cannot see that it is enabled
 //   --skip-build     uses the build already in dist/
 import { execFileSync, spawnSync } from 'node:child_process'
@@ -279,8 +280,10 @@ async function preflight() {
 
   const settings = reviewSettings(vars, {
     allowNoMail: flag('--allow-no-mail'),
+    allowNoChallenge: flag('--allow-no-challenge'),
     secrets: state.worker?.secrets,
   })
+  state.challengeOff = settings.challengeOff
   refusals.push(...settings.refusals)
   warnings.push(...settings.warnings)
 
@@ -434,6 +437,8 @@ async function deploy() {
     '--var',
     `DEPLOY_CHECK_TOKEN:${checkToken}`,
     ...(vars.SITE_URL ? [] : ['--var', `SITE_URL:${siteUrl}`]),
+    // without keys the challenge would refuse every form: off, as --allow-no-challenge said
+    ...(state.challengeOff ? ['--var', 'TURNSTILE_ENABLED:false'] : []),
   ]
   const absent = REQUIRED.filter((n) => !worker.secrets.has(n))
   const secrets = absent.length

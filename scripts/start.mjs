@@ -1,18 +1,21 @@
 // `npm start`: the production build, the local D1 migrated, a local mail catcher, the agency's
-// local calendar (a CalDAV server), `wrangler dev` on the build, and the crons of wrangler.toml
-// on their schedule. Every e-mail the site sends lands in the catcher's inbox; every booking in
-// the calendar.
+// local calendar (a CalDAV server), a local stand-in for Cloudflare Turnstile (the forms'
+// challenge, with Cloudflare's test keys), `wrangler dev` on the build, and the crons of
+// wrangler.toml on their schedule. Every e-mail the site sends lands in the catcher's inbox;
+// every booking in the calendar.
 import { execFileSync, spawn } from 'node:child_process'
 import { createConnection } from 'node:net'
 import { startCrons } from './lib/crons.mjs'
 import { LOCAL_CALDAV_USER, localCalendarUrl, startCalDavServer } from './lib/caldav-server.mjs'
 import { startMailCatcher } from './lib/mail-catcher.mjs'
 import { answers, wranglerDev } from './lib/server.mjs'
+import { DUMMY_SECRET, DUMMY_SITE_KEY, startTurnstileStandin } from './lib/turnstile-standin.mjs'
 
 const PORT = process.env.PORT || '8787'
 const SMTP_PORT = Number(process.env.SMTP_PORT || 1025)
 const INBOX_PORT = Number(process.env.INBOX_PORT || 1080)
 const CALDAV_PORT = Number(process.env.CALDAV_PORT || 5232)
+const TURNSTILE_PORT = Number(process.env.TURNSTILE_PORT || 1090)
 
 const run = (cmd, args) => execFileSync(cmd, args, { stdio: 'inherit' })
 run('npm', ['run', 'build', '--silent'])
@@ -46,6 +49,16 @@ if (await listening(CALDAV_PORT)) {
   })
 }
 
+// the forms' challenge, unless a TURNSTILE_VERIFY_URL in the environment says where to ask
+let challenge = null
+let challengeURL = null
+if (!process.env.TURNSTILE_VERIFY_URL) {
+  challengeURL = `http://127.0.0.1:${TURNSTILE_PORT}`
+  if (await listening(TURNSTILE_PORT))
+    console.log(`Challenge: something already listens on ${TURNSTILE_PORT}; Turnstile goes there.`)
+  else challenge = await startTurnstileStandin({ port: TURNSTILE_PORT })
+}
+
 const [cmd, ...args] = wranglerDev({
   port: PORT,
   persistTo: '.wrangler/state',
@@ -62,6 +75,14 @@ const [cmd, ...args] = wranglerDev({
           CALDAV_USERNAME: LOCAL_CALDAV_USER.username,
           CALDAV_PASSWORD: LOCAL_CALDAV_USER.password,
         }),
+    ...(challengeURL
+      ? {
+          TURNSTILE_SCRIPT_URL: `${challengeURL}/turnstile/v0/api.js`,
+          TURNSTILE_VERIFY_URL: `${challengeURL}/turnstile/v0/siteverify`,
+          TURNSTILE_SITE_KEY: DUMMY_SITE_KEY,
+          TURNSTILE_SECRET_KEY: DUMMY_SECRET,
+        }
+      : {}),
   },
 })
 const wrangler = spawn(cmd, args, {
@@ -74,6 +95,7 @@ const stop = () => {
   crons?.stop()
   catcher?.stop()
   calendar?.stop()
+  challenge?.stop()
   wrangler.kill('SIGTERM')
 }
 process.on('SIGINT', stop)
@@ -82,6 +104,7 @@ wrangler.on('exit', (code) => {
   crons?.stop()
   catcher?.stop()
   calendar?.stop()
+  challenge?.stop()
   process.exit(code ?? 0)
 })
 
@@ -98,6 +121,9 @@ if (await answers(site)) {
         ? `  Inbox: ${catcher.webURL}  (every e-mail the site sends; npm run outbox lists their status)\n`
         : '') +
       `  Calendar: ${calendarUrl}  (CalDAV, ${LOCAL_CALDAV_USER.username} / ${LOCAL_CALDAV_USER.password}: the agency's busy times and bookings)\n` +
+      (challengeURL
+        ? `  Challenge: local Turnstile stand-in at ${challengeURL}  (Cloudflare's test keys: every form passes)\n`
+        : '') +
       `  Crons: ${next}; npm run cron -- daily fires one now\n`,
   )
 }

@@ -18,6 +18,8 @@ export interface Bindings extends Env {
   RESEND_WEBHOOK_SECRET?: string
   SMTP_USER?: string
   SMTP_PASS?: string
+  /** Turnstile's secret key (docs/bots.md); outside production Cloudflare's test secret. */
+  TURNSTILE_SECRET_KEY?: string
   /** The agency's CalDAV password (README: "Booking"). */
   CALDAV_PASSWORD?: string
   /** The desk's visit report reads Analytics Engine's SQL API with these (README: "Settings"). */

@@ -27,6 +27,8 @@ export interface AppEnv {
      * page as rendered kept for the cache (render/nonce-slots.ts).
      */
     pageOutput?: PageOutput
+    /** Desk pages: form e-mails held back after a surge, waiting for the agency (desk/mail.tsx). */
+    heldMail?: number
     /** The signed-in visitor, from a verified access token (worker/auth/session.ts). */
     user?: { id: string; email: string }
     /** That visitor's access token: the cookie's, or the one refreshed for this request. */

@@ -1,12 +1,15 @@
-import { useMemo, useState, useSyncExternalStore, type FormEvent } from 'react'
+import { useMemo, useState, useSyncExternalStore, type FormEvent, useRef } from 'react'
 import { PersonFields, SubmitButton } from '../components/field'
 import { Icon } from '../components/icon'
 import { defineIsland } from '../island'
 import { reportLead } from '../lib/trackers'
 import { useHydrated } from '../lib/use-hydrated'
 import { formValues, useLeadForm, type ErrorTexts, validateInScript } from '../lib/use-lead-form'
+import type { ChallengeConfig } from '../lib/challenge'
 
 export type BookingFormProps = {
+  /** The page's Turnstile settings (null: none runs). */
+  challenge: ChallengeConfig
   /** Free slot starts, UTC ISO strings. */
   slots: string[]
   agencyTimeZone: string
@@ -98,6 +101,7 @@ function BookingForm({
   lang,
   labels,
   notices,
+  challenge,
 }: BookingFormProps) {
   const [slots, setSlots] = useState(initialSlots)
   // The server renders the agency's zone (it cannot know the visitor's); hydrated, the browser's.
@@ -111,7 +115,8 @@ function BookingForm({
   const [confirmed, setConfirmed] = useState<Confirmed | null>(null)
   // Server markup lists every day (works without JavaScript); hydrated, one day at a time.
   const enhanced = useHydrated()
-  const form = useLeadForm(notices)
+  const challengeSlot = useRef<HTMLDivElement>(null)
+  const form = useLeadForm(notices, { config: challenge, action: 'booking', slot: challengeSlot })
 
   const days = useMemo(() => byDay(slots, zone, lang), [slots, zone, lang])
   const shownDay = days.find((d) => d.id === day) ?? days[0]
@@ -251,6 +256,7 @@ function BookingForm({
         icon={<Icon name="calendar" />}
         className="btn-primary w-full sm:w-auto"
       />
+      <div ref={challengeSlot} className="empty:hidden" />
     </form>
   )
 }

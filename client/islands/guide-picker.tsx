@@ -1,10 +1,11 @@
-import { useState, type FormEvent } from 'react'
+import { useState, type FormEvent, useRef } from 'react'
 import { PersonFields, SubmitButton } from '../components/field'
 import { Icon } from '../components/icon'
 import { defineIsland } from '../island'
 import { notify } from '../lib/notices'
 import { reportLead } from '../lib/trackers'
 import { formValues, useLeadForm, type ErrorTexts, validateInScript } from '../lib/use-lead-form'
+import type { ChallengeConfig } from '../lib/challenge'
 
 export type Guide = {
   slug: string
@@ -20,6 +21,8 @@ export type Guide = {
 }
 
 export type GuidePickerProps = {
+  /** The page's Turnstile settings (null: none runs). */
+  challenge: ChallengeConfig
   guides: Guide[]
   labels: {
     select: string
@@ -52,10 +55,11 @@ function download(url: string) {
 }
 
 /** The free-guide section (SPEC §2): pick one of three guides, the first by default. */
-function GuidePicker({ guides, labels, notices }: GuidePickerProps) {
+function GuidePicker({ guides, labels, notices, challenge }: GuidePickerProps) {
   const [selected, setSelected] = useState(0)
   const [downloadUrl, setDownloadUrl] = useState('')
-  const form = useLeadForm(notices)
+  const challengeSlot = useRef<HTMLDivElement>(null)
+  const form = useLeadForm(notices, { config: challenge, action: 'guide', slot: challengeSlot })
   const guide = guides[selected]
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
@@ -171,6 +175,7 @@ function GuidePicker({ guides, labels, notices }: GuidePickerProps) {
               icon={<Icon name="download" />}
             />
             <p className="m-0 text-xs text-ink-600">{labels.privacy}</p>
+            <div ref={challengeSlot} className="empty:hidden" />
           </form>
         )}
       </div>

@@ -1,4 +1,4 @@
-import type { FormEvent } from 'react'
+import { useRef, type FormEvent } from 'react'
 import { Honeypot, Spinner } from '../components/field'
 import { defineIsland } from '../island'
 import {
@@ -9,8 +9,11 @@ import {
   type SubscribeNotices,
   validateInScript,
 } from '../lib/use-lead-form'
+import type { ChallengeConfig } from '../lib/challenge'
 
 export type NewsletterFormProps = {
+  /** The page's Turnstile settings (null: none runs). */
+  challenge: ChallengeConfig
   labels: {
     email: string
     submit: string
@@ -23,8 +26,13 @@ export type NewsletterFormProps = {
 }
 
 /** The footer's Stay Updated box (SPEC §2, §4): e-mail only. */
-function NewsletterForm({ labels, notices }: NewsletterFormProps) {
-  const form = useLeadForm(notices)
+function NewsletterForm({ labels, notices, challenge }: NewsletterFormProps) {
+  const challengeSlot = useRef<HTMLDivElement>(null)
+  const form = useLeadForm(notices, {
+    config: challenge,
+    action: 'newsletter',
+    slot: challengeSlot,
+  })
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
@@ -47,37 +55,40 @@ function NewsletterForm({ labels, notices }: NewsletterFormProps) {
 
   const busy = form.state === 'submitting'
   return (
-    <form
-      ref={validateInScript}
-      method="post"
-      action="/api/newsletter"
-      onSubmit={onSubmit}
-      className="relative mt-3 flex gap-2"
-    >
-      <label htmlFor="newsletter-email" className="sr-only">
-        {labels.email}
-      </label>
-      <input
-        id="newsletter-email"
-        name="email"
-        type="email"
-        required
-        maxLength={254}
-        autoComplete="email"
-        placeholder={labels.email}
-        aria-invalid={form.fieldErrors.email ? true : undefined}
-        className="min-w-0 flex-1 rounded-lg border border-white/20 bg-white px-3 py-2 text-sm text-ink-900"
-      />
-      <Honeypot label={labels.honeypot} />
-      <button
-        type="submit"
-        disabled={busy}
-        className="btn-accent px-4 py-2 text-sm disabled:opacity-80"
+    <>
+      <form
+        ref={validateInScript}
+        method="post"
+        action="/api/newsletter"
+        onSubmit={onSubmit}
+        className="relative mt-3 flex gap-2"
       >
-        {busy ? <Spinner /> : labels.submit}
-        {busy && <span className="sr-only">{labels.submitting}</span>}
-      </button>
-    </form>
+        <label htmlFor="newsletter-email" className="sr-only">
+          {labels.email}
+        </label>
+        <input
+          id="newsletter-email"
+          name="email"
+          type="email"
+          required
+          maxLength={254}
+          autoComplete="email"
+          placeholder={labels.email}
+          aria-invalid={form.fieldErrors.email ? true : undefined}
+          className="min-w-0 flex-1 rounded-lg border border-white/20 bg-white px-3 py-2 text-sm text-ink-900"
+        />
+        <Honeypot label={labels.honeypot} />
+        <button
+          type="submit"
+          disabled={busy}
+          className="btn-accent px-4 py-2 text-sm disabled:opacity-80"
+        >
+          {busy ? <Spinner /> : labels.submit}
+          {busy && <span className="sr-only">{labels.submitting}</span>}
+        </button>
+      </form>
+      <div ref={challengeSlot} className="mt-2 empty:hidden" />
+    </>
   )
 }
 

@@ -1,4 +1,4 @@
-import type { FormEvent } from 'react'
+import { useRef, type FormEvent } from 'react'
 import { PersonFields, SubmitButton } from '../components/field'
 import { Icon } from '../components/icon'
 import { defineIsland } from '../island'
@@ -10,8 +10,11 @@ import {
   type SubscribeNotices,
   validateInScript,
 } from '../lib/use-lead-form'
+import type { ChallengeConfig } from '../lib/challenge'
 
 export type SignupFormProps = {
+  /** The page's Turnstile settings (null: none runs). */
+  challenge: ChallengeConfig
   labels: {
     name: string
     email: string
@@ -25,8 +28,13 @@ export type SignupFormProps = {
 }
 
 /** The welcome popup's signup form (SPEC §4, §5, §8): name and e-mail into the subscriber list. */
-function SignupForm({ labels, notices }: SignupFormProps) {
-  const form = useLeadForm(notices)
+function SignupForm({ labels, notices, challenge }: SignupFormProps) {
+  const challengeSlot = useRef<HTMLDivElement>(null)
+  const form = useLeadForm(notices, {
+    config: challenge,
+    action: 'welcome-popup',
+    slot: challengeSlot,
+  })
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
@@ -59,6 +67,7 @@ function SignupForm({ labels, notices }: SignupFormProps) {
     >
       <PersonFields prefix="signup" labels={labels} errors={form.fieldErrors} />
       <SubmitButton busy={busy} label={labels.submit} busyLabel={labels.submitting} />
+      <div ref={challengeSlot} className="empty:hidden" />
     </form>
   )
 }

@@ -1,4 +1,5 @@
-import { useState } from 'react'
+import { useState, type RefObject } from 'react'
+import { challengeToken, type ChallengeConfig } from './challenge'
 import { notify } from './notices'
 import { postLead, type LeadAnswer } from './post-lead'
 import { reportLead } from './trackers'
@@ -6,7 +7,23 @@ import { reportLead } from './trackers'
 export type FormState = 'idle' | 'submitting' | 'success'
 
 /** Error notice wording every lead form shares (SPEC §8). */
-export type ErrorTexts = { errorTitle: string; errorGeneric: string; missingTitle: string }
+export type ErrorTexts = {
+  errorTitle: string
+  errorGeneric: string
+  missingTitle: string
+  /** The challenge's widget could not run (its script blocked, the widget failed). */
+  challengeFailed: string
+}
+
+/**
+ * A form that e-mails the address typed in it: its challenge, the form it is made for, and
+ * where in the form the widget draws itself should Cloudflare want the visitor.
+ */
+export type FormChallenge = {
+  config: ChallengeConfig
+  action: string
+  slot: RefObject<HTMLDivElement | null>
+}
 
 /** Hydrated, the island validates itself (SPEC §5's notices) instead of the browser. */
 export const validateInScript = (form: HTMLFormElement | null) => {
@@ -17,9 +34,13 @@ export const validateInScript = (form: HTMLFormElement | null) => {
  * State of a lead form: idle → submitting → success. The server markup validates natively
  * (no JavaScript); once hydrated the island validates itself to show SPEC §5's notices.
  */
-export function useLeadForm(texts: ErrorTexts) {
+export function useLeadForm(texts: ErrorTexts, challenge?: FormChallenge) {
   const [state, setState] = useState<FormState>('idle')
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({})
+
+  function failed(description: string) {
+    notify({ title: texts.errorTitle, description, variant: 'destructive' })
+  }
 
   function missing(text: string) {
     notify({ title: texts.missingTitle, description: text, variant: 'destructive' })
@@ -33,7 +54,20 @@ export function useLeadForm(texts: ErrorTexts) {
   ) {
     setState('submitting')
     setFieldErrors({})
-    const answer = await postLead<T>(url, body)
+    let token: string | undefined
+    const slot = challenge?.slot.current
+    if (challenge?.config && slot) {
+      try {
+        token = await challengeToken(challenge.config, challenge.action, slot)
+      } catch {
+        setState('idle')
+        return failed(texts.challengeFailed)
+      }
+    }
+    const answer = await postLead<T>(
+      url,
+      token ? { ...(body as Record<string, unknown>), challengeToken: token } : body,
+    )
     if (answer.ok) {
       setState('success')
       onSuccess(answer.data)
@@ -42,11 +76,7 @@ export function useLeadForm(texts: ErrorTexts) {
     setState('idle')
     setFieldErrors(answer.fields ?? {})
     onError?.(answer)
-    notify({
-      title: texts.errorTitle,
-      description: answer.error ?? texts.errorGeneric,
-      variant: 'destructive',
-    })
+    failed(answer.error ?? texts.errorGeneric)
   }
 
   return {

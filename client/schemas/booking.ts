@@ -1,4 +1,5 @@
 import * as v from 'valibot'
+import { challengeFields } from './challenge'
 
 /** A consultation booking (/book). `slot` is the UTC start of one of the offered slots. */
 export const BookingSchema = v.strictObject(
@@ -21,6 +22,7 @@ export const BookingSchema = v.strictObject(
     notes: v.optional(v.pipe(v.string('invalid'), v.trim(), v.maxLength(1000, 'too_long'))),
     timeZone: v.optional(v.pipe(v.string('invalid'), v.maxLength(64, 'invalid'))),
     website: v.optional(v.string('invalid')),
+    ...challengeFields,
   },
   'invalid',
 )

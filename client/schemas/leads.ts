@@ -1,4 +1,5 @@
 import * as v from 'valibot'
+import { challengeFields } from './challenge'
 
 /**
  * Request bodies of the lead forms, shared by the worker (the authority) and the islands (to
@@ -29,14 +30,29 @@ const email = v.pipe(
 const honeypot = v.optional(v.string('invalid'))
 
 export const EmailSignupSchema = v.strictObject(
-  { name: required(100), email, source: v.literal('website', 'invalid'), website: honeypot },
+  {
+    name: required(100),
+    email,
+    source: v.literal('website', 'invalid'),
+    website: honeypot,
+    ...challengeFields,
+  },
   'invalid',
 )
 
-export const NewsletterSchema = v.strictObject({ email, website: honeypot }, 'invalid')
+export const NewsletterSchema = v.strictObject(
+  { email, website: honeypot, ...challengeFields },
+  'invalid',
+)
 
 export const GuideRequestSchema = v.strictObject(
-  { name: required(100), email, guide: v.picklist(GUIDE_SLUGS, 'invalid'), website: honeypot },
+  {
+    name: required(100),
+    email,
+    guide: v.picklist(GUIDE_SLUGS, 'invalid'),
+    website: honeypot,
+    ...challengeFields,
+  },
   'invalid',
 )
 

@@ -20,7 +20,10 @@ const placeholder = (address = '') =>
  * The settings production would refuse or that would leave a promise unkept, read from
  * wrangler.toml alone (no account needed). `secrets`: the names set on the Worker, when known.
  */
-export function reviewSettings(vars, { allowNoMail = false, secrets } = {}) {
+export function reviewSettings(
+  vars,
+  { allowNoMail = false, allowNoChallenge = false, secrets } = {},
+) {
   const refusals = []
   const warnings = []
   /** What stops e-mail from leaving, each with its own fix. */
@@ -84,10 +87,58 @@ export function reviewSettings(vars, { allowNoMail = false, secrets } = {}) {
       what: 'sign-in: AUTH_URL is set but the secret AUTH_API_KEY is not',
       fix: 'npx wrangler secret put AUTH_API_KEY, or empty AUTH_URL for the built-in service',
     })
+  const challenge = challengeProblems(vars, secrets)
+  for (const { what, fix } of challenge)
+    (allowNoChallenge ? warnings : refusals).push({
+      what: `bots: ${what}`,
+      fix: allowNoChallenge
+        ? 'allowed by --allow-no-challenge: the challenge is off (TURNSTILE_ENABLED = "false"), and any script can make the site e-mail strangers through its forms'
+        : `${fix} (docs/bots.md). To deploy without a challenge all the same, --allow-no-challenge`,
+    })
   return {
     refusals,
     warnings: warnings.map((w) => (typeof w === 'string' ? w : `${w.what} (${w.fix})`)),
+    /** The deploy turns the challenge off: allowed, and it could not run. */
+    challengeOff: allowNoChallenge && challenge.length > 0,
   }
+}
+
+/** Cloudflare's documented test site keys (they pass everyone) and secrets. */
+const TEST_TURNSTILE_KEY = /^[123]x0+[A-F]{2}$/
+
+/** What keeps Turnstile from guarding the forms in production (docs/bots.md). */
+function challengeProblems(vars, secrets) {
+  if (vars.TURNSTILE_ENABLED === 'false')
+    return [
+      {
+        what: 'TURNSTILE_ENABLED is "false": no form checks that a person sent it',
+        fix: 'set TURNSTILE_ENABLED = "true" in wrangler.toml',
+      },
+    ]
+  const problems = []
+  const siteKey = vars.TURNSTILE_SITE_KEY ?? ''
+  if (!siteKey || TEST_TURNSTILE_KEY.test(siteKey))
+    problems.push({
+      what: siteKey
+        ? `TURNSTILE_SITE_KEY is ${siteKey}, Cloudflare's test key, which lets every bot through`
+        : 'TURNSTILE_SITE_KEY is empty',
+      fix: "add a widget for the site's hostname in the Cloudflare dashboard (Turnstile › Add widget, managed mode) and put its site key in wrangler.toml",
+    })
+  if (secrets && !secrets.has('TURNSTILE_SECRET_KEY'))
+    problems.push({
+      what: 'the secret TURNSTILE_SECRET_KEY is not set',
+      fix: "npx wrangler secret put TURNSTILE_SECRET_KEY, with the widget's secret key",
+    })
+  for (const name of ['TURNSTILE_SCRIPT_URL', 'TURNSTILE_VERIFY_URL'])
+    if (
+      vars[name] &&
+      (!/^https:\/\//.test(vars[name]) || unreachable(new URL(vars[name]).hostname))
+    )
+      problems.push({
+        what: `${name} is ${vars[name]}, which Cloudflare cannot reach (a stand-in's?)`,
+        fix: `empty ${name} for Cloudflare's own, or set it to an https address`,
+      })
+  return problems
 }
 
 /** Every migration file over what the D1 API takes in one query. */

@@ -29,6 +29,8 @@ export function useBrowser() {
         welcome?: boolean
         splash?: boolean
         reducedMotion?: boolean
+        /** A page that loads a script of the test's own (Playwright's addScriptTag). */
+        bypassCSP?: boolean
       } = {},
     ) {
       const context = await browser.newContext({
@@ -38,6 +40,7 @@ export function useBrowser() {
         javaScriptEnabled: options.javaScript ?? true,
         reducedMotion: options.reducedMotion ? 'reduce' : 'no-preference',
         acceptDownloads: true,
+        bypassCSP: options.bypassCSP ?? false,
         // each visitor its own address, so the per-IP form limit only meets the tests about it
         extraHTTPHeaders: { 'CF-Connecting-IP': `10.${rand()}.${rand()}.${rand()}` },
       })

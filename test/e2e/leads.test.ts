@@ -298,14 +298,14 @@ describe('footer newsletter', () => {
     ])
   })
 
-  it('works without JavaScript too', async () => {
+  it('works without JavaScript too: kept, but nothing e-mailed without the check', async () => {
     const email = unique('nojs')
     const page = await open('/pricing', { javaScript: false })
     await page.locator('#newsletter-email').fill(email)
     await page.locator('footer').getByRole('button', { name: 'Subscribe' }).click()
     await page.waitForURL('**/api/newsletter')
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(
-      'Successfully subscribed!',
+      en.notices.newsletter_unchecked_title,
     )
     expect(await query(`SELECT email FROM subscribers WHERE email = '${email}'`)).toHaveLength(1)
     await page.context().close()

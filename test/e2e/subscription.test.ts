@@ -83,8 +83,7 @@ describe.each(['en', 'ar'] as const)('a data request from the privacy policy in 
 
   it('asks on the page, follows the e-mailed link, and erases', async () => {
     const email = unique(`erase-${lang}`)
-    // someone with a lead: a newsletter sign-up without JavaScript
-    const page = await open(`/privacy-policy?lang=${lang}`, { javaScript: false })
+    const page = await open(`/privacy-policy?lang=${lang}`)
     await page.getByRole('link', { name: t.privacy_request.policy_link }).click()
     await page.waitForURL((url) => url.pathname === '/privacy/request')
     expect(await page.locator('h1').textContent()).toBe(t.privacy_request.title)

@@ -162,13 +162,14 @@ const changes = (calls: string[]) =>
       c,
     ),
   )
-const ok = { allowNoMail: '--allow-no-mail' }
+// the shipped wrangler.toml has the local mail catcher and Cloudflare's Turnstile test keys
+const ok = { allowNoMail: '--allow-no-mail', allowNoChallenge: '--allow-no-challenge' }
 const liveVersion = (a: Account) => a.worker?.deployments.at(-1)?.versions[0].version_id
 
 describe('npm run deploy: a first deploy and a second with nothing changed', () => {
   it('checks, creates, migrates, deploys with its secrets, smokes; then creates and replaces nothing', async () => {
     const project = setup()
-    const first = await deploy(project, [ok.allowNoMail])
+    const first = await deploy(project, [ok.allowNoMail, ok.allowNoChallenge])
     expect(first.code, first.output).toBe(0)
     // the pre-flight reads first; nothing is created before it has passed
     const firstChange = first.calls.findIndex((c) => changes([c]).length)
@@ -209,6 +210,8 @@ describe('npm run deploy: a first deploy and a second with nothing changed', () 
     // production mode, and SITE_URL (empty in wrangler.toml) set to the address it deploys to
     expect(version.vars.ENVIRONMENT).toBe('production')
     expect(version.vars.SITE_URL).toBe('https://growth-agency.northstar.workers.dev')
+    // no Turnstile keys, deployed with --allow-no-challenge: the challenge is off, on purpose
+    expect(version.vars.TURNSTILE_ENABLED).toBe('false')
     const built = JSON.parse(
       readFileSync(join(project.dir, 'dist/growth_agency/wrangler.json'), 'utf8'),
     )
@@ -221,7 +224,7 @@ describe('npm run deploy: a first deploy and a second with nothing changed', () 
     )
 
     // again, nothing changed: nothing created, no secret sent, one new version, smoked first
-    const second = await deploy(project, [ok.allowNoMail])
+    const second = await deploy(project, [ok.allowNoMail, ok.allowNoChallenge])
     expect(second.code, second.output).toBe(0)
     const made = changes(second.calls)
     expect(made.map((c) => c.split(' --')[0])).toEqual([
@@ -277,9 +280,25 @@ describe('npm run deploy -- --dry-run: the pre-flight', () => {
     expect(changes(calls)).toEqual([])
   })
 
+  it('refuses the Turnstile test keys and a missing secret, unless --allow-no-challenge', async () => {
+    const project = setup()
+    const { code, stderr, calls } = await deploy(project, ['--dry-run', ok.allowNoMail])
+    expect(code).toBe(1)
+    expect(stderr).toContain(
+      "bots: TURNSTILE_SITE_KEY is 1x00000000000000000000AA, Cloudflare's test key, which lets every bot through",
+    )
+    expect(stderr).toContain('bots: the secret TURNSTILE_SECRET_KEY is not set')
+    expect(stderr).toContain('--allow-no-challenge')
+    expect(changes(calls)).toEqual([])
+  })
+
   it('offline, with --allow-no-mail: passes and says the account was skipped', async () => {
     const project = setup({ offline: true })
-    const { code, stdout, calls } = await deploy(project, ['--dry-run', '--allow-no-mail'])
+    const { code, stdout, calls } = await deploy(project, [
+      '--dry-run',
+      '--allow-no-mail',
+      '--allow-no-challenge',
+    ])
     expect(code).toBe(0)
     expect(stdout).toContain('account: skipped, Cloudflare could not be reached')
     expect(stdout).toContain(
@@ -290,7 +309,10 @@ describe('npm run deploy -- --dry-run: the pre-flight', () => {
 })
 
 describe.concurrent('npm run deploy stops before it creates anything', () => {
-  async function refused(account: Record<string, unknown>, flags = [ok.allowNoMail]) {
+  async function refused(
+    account: Record<string, unknown>,
+    flags = [ok.allowNoMail, ok.allowNoChallenge],
+  ) {
     const project = setup(account)
     const result = await deploy(project, flags)
     expect(result.code, result.output).toBe(1)
@@ -312,7 +334,7 @@ describe.concurrent('npm run deploy stops before it creates anything', () => {
     expect(stderr).toContain(`${OTHER.id}  ${OTHER.name}`)
     // chosen, it goes on (the pre-flight of that account passes)
     const project = setup({ accounts: [ACCOUNT, OTHER] })
-    const chosen = await deploy(project, ['--dry-run', ok.allowNoMail], {
+    const chosen = await deploy(project, ['--dry-run', ok.allowNoMail, ok.allowNoChallenge], {
       CLOUDFLARE_ACCOUNT_ID: OTHER.id,
     })
     expect(chosen.code, chosen.output).toBe(0)
@@ -347,7 +369,7 @@ describe.concurrent('npm run deploy stops before it creates anything', () => {
   it('when `secret list` fails for another reason than "Worker not found": no key is generated', async () => {
     const project = setup(deployed({ secretListFailures: 1 }))
     const keysBefore = read(project.state).secretsUploaded
-    const failed = await deploy(project, [ok.allowNoMail])
+    const failed = await deploy(project, [ok.allowNoMail, ok.allowNoChallenge])
     expect(failed.code).toBe(1)
     expect(changes(failed.calls)).toEqual([])
     expect(failed.stderr).toContain("the Worker's secrets could not be read")
@@ -355,7 +377,7 @@ describe.concurrent('npm run deploy stops before it creates anything', () => {
     expect(failed.stderr).toContain('run again')
     expect(failed.account.secretsUploaded).toEqual(keysBefore)
     // run again: it goes through and replaces no secret
-    const again = await deploy(project, [ok.allowNoMail])
+    const again = await deploy(project, [ok.allowNoMail, ok.allowNoChallenge])
     expect(again.code, again.output).toBe(0)
     expect(again.account.secretsUploaded).toEqual(keysBefore)
   })
@@ -378,7 +400,12 @@ describe.concurrent('npm run deploy stops before it creates anything', () => {
       'a Worker named "growth-agency" is already on this account, and npm run deploy did not deploy it',
     )
     expect(stderr).toContain('--adopt')
-    const adopted = await deploy(setup({ worker }), ['--dry-run', ok.allowNoMail, '--adopt'])
+    const adopted = await deploy(setup({ worker }), [
+      '--dry-run',
+      ok.allowNoMail,
+      ok.allowNoChallenge,
+      '--adopt',
+    ])
     expect(adopted.code, adopted.output).toBe(0)
     expect(adopted.output).toContain('(adopted: --adopt)')
   })
@@ -388,7 +415,7 @@ describe('npm run deploy finds resources by name, whatever the pages', () => {
   it('a queue on the second page of `queues list` is found, not created again', async () => {
     const others = Array.from({ length: 25 }, (_, i) => `another-site-${i}`)
     const project = setup({ queues: [...others, 'growth-agency-mail'], queuePageSize: 20 })
-    const { code, calls, output } = await deploy(project, [ok.allowNoMail])
+    const { code, calls, output } = await deploy(project, [ok.allowNoMail, ok.allowNoChallenge])
     expect(code, output).toBe(0)
     expect(output).toContain(
       "queue growth-agency-mail already on the account before this site's first deploy",
@@ -405,7 +432,10 @@ describe('npm run deploy keeps the previous version when the new one fails', () 
   it('a version that fails its smoke test at its preview URL gets no traffic', async () => {
     const project = setup(deployed({ brokenUploads: true }))
     const serving = liveVersion(read(project.state))
-    const { code, stderr, calls, account } = await deploy(project, [ok.allowNoMail])
+    const { code, stderr, calls, account } = await deploy(project, [
+      ok.allowNoMail,
+      ok.allowNoChallenge,
+    ])
     expect(code).toBe(1)
     expect(calls.some((c) => c.startsWith('versions upload'))).toBe(true)
     expect(calls.some((c) => c.startsWith('versions deploy'))).toBe(false)

@@ -9,6 +9,8 @@ declare global {
       MAIL_CATCHER_URL: string
       /** The tests' Radicale, a CalDAV server (vitest.worker.config.ts). */
       TEST_RADICALE_URL: string
+      /** The tests' Turnstile stand-in's base URL, for its /__standin/verifications. */
+      TURNSTILE_STANDIN_URL: string
     }
   }
 }

@@ -3,6 +3,11 @@ import type { TestProject } from 'vitest/node'
 import { startCalDavServer } from '../../scripts/lib/caldav-server.mjs'
 import { startMailCatcher } from '../../scripts/lib/mail-catcher.mjs'
 import { freePort, migrate, run, startServer } from '../../scripts/lib/server.mjs'
+import {
+  DUMMY_SECRET,
+  DUMMY_SITE_KEY,
+  startTurnstileStandin,
+} from '../../scripts/lib/turnstile-standin.mjs'
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -19,6 +24,9 @@ declare module 'vitest' {
     brokenD1URL: string
     /** The main server's agency calendar: the local CalDAV server `npm start` runs. */
     calendarURL: string
+    /** The local Turnstile stand-in every server's forms are challenged by (its base URL; its
+     * `/__standin/verifications` lists the siteverify calls it received). */
+    turnstileURL: string
   }
 }
 
@@ -84,8 +92,20 @@ export default async function setup(project: TestProject) {
     CALENDAR_REFRESH_SECONDS: '1',
   }
 
-  // sign-ups confirmed at once, so the tests sign straight in (README: AUTH_AUTOCONFIRM)
-  const mail = { SMTP_PORT: String(catcher.smtpPort), AUTH_AUTOCONFIRM: 'true' }
+  // every server's forms challenged by one local Turnstile stand-in, as `npm start` does
+  const standin = await startTurnstileStandin()
+  project.provide('turnstileURL', standin.url)
+
+  // what every server gets: the catcher, sign-ups confirmed at once so the tests sign straight
+  // in (README: AUTH_AUTOCONFIRM), and Cloudflare's test keys against the stand-in
+  const common = {
+    SMTP_PORT: String(catcher.smtpPort),
+    AUTH_AUTOCONFIRM: 'true',
+    TURNSTILE_SCRIPT_URL: standin.scriptURL,
+    TURNSTILE_VERIFY_URL: standin.verifyURL,
+    TURNSTILE_SITE_KEY: DUMMY_SITE_KEY,
+    TURNSTILE_SECRET_KEY: DUMMY_SECRET,
+  }
   type Server = Awaited<ReturnType<typeof startServer>>
   const servers = (async () => {
     const started: Server[] = []
@@ -102,24 +122,24 @@ export default async function setup(project: TestProject) {
           // as npm start: what the queue and the crons write links to this site; and the key to
           // /__deploy/status, as npm run deploy gives each version (smoke.test.ts)
           vars: {
-            ...mail,
+            ...common,
             ...agencyCalendar,
             SITE_URL: url(main),
             DEPLOY_CHECK_TOKEN: E2E_CHECK_TOKEN,
           },
         },
-        { port: trackers, persistTo: TRACKERS_STATE, vars: { ...mail, ...TRACKERS } },
-        { port: authService, persistTo: AUTH_STATE, vars: mail },
+        { port: trackers, persistTo: TRACKERS_STATE, vars: { ...common, ...TRACKERS } },
+        { port: authService, persistTo: AUTH_STATE, vars: common },
         {
           port: remoteSite,
           persistTo: REMOTE_STATE,
           vars: {
-            ...mail,
+            ...common,
             AUTH_URL: `${url(authService)}/auth/v1`,
             AUTH_API_KEY: 'local-anon-key',
           },
         },
-        { port: brokenD1, persistTo: BROKEN_STATE, vars: mail, migrated: false, quiet: true },
+        { port: brokenD1, persistTo: BROKEN_STATE, vars: common, migrated: false, quiet: true },
       ]) {
         if (options.migrated !== false)
           cpSync(`${MIGRATED_STATE}/v3/d1`, `${options.persistTo}/v3/d1`, { recursive: true })
@@ -138,5 +158,6 @@ export default async function setup(project: TestProject) {
     for (const server of await servers) server.stop()
     catcher.stop()
     calendar.stop()
+    await standin.stop()
   }
 }

@@ -1,5 +1,6 @@
 import { env, SELF } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
+import { withToken } from './challenge'
 import { lastMail } from './inbox'
 import en from '../../locales/en.json'
 import { describeSlot } from '../../worker/booking/invitation'
@@ -143,6 +144,7 @@ describe('calendar text', () => {
 })
 
 let ip = 0
+/** A booking as the island posts it, with its challenge token. */
 const post = (body: unknown, headers: Record<string, string> = {}) =>
   SELF.fetch('https://example.com/api/bookings', {
     method: 'POST',
@@ -151,7 +153,7 @@ const post = (body: unknown, headers: Record<string, string> = {}) =>
       'CF-Connecting-IP': `192.0.2.${++ip % 250}`,
       ...headers,
     },
-    body: JSON.stringify(body),
+    body: JSON.stringify(withToken(body)),
   })
 const freeSlots = async () =>
   (

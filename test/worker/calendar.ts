@@ -4,6 +4,7 @@ import { formatInTimeZone } from 'date-fns-tz'
 import type { Bindings } from '../../worker/bindings'
 import app from '../../worker/index'
 import { SITE } from './auth/helpers'
+import { withToken } from './challenge'
 
 /** What the calendar tests share: a calendar of their own on the tests' Radicale, and the site. */
 
@@ -171,7 +172,7 @@ export const postForm = (
     body: new URLSearchParams(fields),
   })
 
-/** A booking posted as the booking form posts it (JSON). */
+/** A booking posted as the booking form posts it (JSON, with its challenge token). */
 export const bookSlot = (
   site: Bindings,
   slot: string,
@@ -185,12 +186,7 @@ export const bookSlot = (
       Origin: SITE,
       'CF-Connecting-IP': `10.9.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`,
     },
-    body: JSON.stringify({
-      slot,
-      name,
-      email,
-      timeZone: 'Europe/London',
-    }),
+    body: JSON.stringify(withToken({ slot, name, email, timeZone: 'Europe/London' })),
   })
 
 /** The free slots the booking page gets. */

@@ -15,6 +15,7 @@ import {
 } from '../services/bookings'
 import { bookingLinkProblem, formResult } from '../components/form-result'
 import { formFields, isBot, parse, store } from './forms'
+import { checkForm } from '../challenge/forms'
 
 /** The built-in booking page's API: free slots, booking one, its calendar invitation. */
 export const bookings = new Hono<AppEnv>()
@@ -61,6 +62,8 @@ bookings.post('/', ...formGuard(), async (c) => {
         })
   }
   if (isBot(data)) return c.json({ error: t('booking.slot_taken'), slots: free.value.slots }, 409)
+  const check = await checkForm(c, mode, data, 'booking')
+  if (!check.ok) return check.res
 
   const saved = await store(c, mode, () =>
     book(
@@ -74,6 +77,7 @@ bookings.post('/', ...formGuard(), async (c) => {
         language: c.var.lang,
       },
       free.value.availability,
+      check.checked,
     ),
   )
   if (!saved.ok) return saved.res
@@ -104,7 +108,10 @@ bookings.post('/', ...formGuard(), async (c) => {
     c,
     200,
     t('booking.confirmed_title'),
-    t('booking.confirmed_text', { email: booking.email, when }),
+    t(check.checked ? 'booking.confirmed_text' : 'booking.confirmed_unchecked_text', {
+      email: booking.email,
+      when,
+    }),
     { href: answer.icsUrl, label: t('booking.add_calendar'), download: true },
   )
 })

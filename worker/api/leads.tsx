@@ -12,6 +12,7 @@ import { requestGuide, sendContactMessage, subscribe } from '../services/leads'
 import { guideUrl } from '../data/guides'
 import { formResult } from '../components/form-result'
 import { isBot, parse, store } from './forms'
+import { checkForm } from '../challenge/forms'
 
 /**
  * The lead endpoints (SPEC §7 and its siblings). Islands post JSON and get JSON; the same
@@ -28,9 +29,12 @@ leads.post('/email-signup', ...guard, async (c) => {
   const { name, email, source } = parsed.data
   // Bots get the answer a person would, and nothing is stored.
   if (isBot(parsed.data)) return c.json({ alreadySubscribed: false })
+  // only an island posts here, and it always sends a token
+  const check = await checkForm(c, 'json', parsed.data, 'welcome-popup')
+  if (!check.ok) return check.res
   // The popup promises the starter guide by e-mail: a new subscriber gets it (services/leads.ts).
   const saved = await store(c, 'json', () =>
-    subscribe(c, { email, name, source, form: 'welcome_popup', language: c.var.lang }),
+    subscribe(c, { email, name, source, form: 'welcome_popup', language: c.var.lang }, true),
   )
   if (!saved.ok) return saved.res
   return c.json(saved.value)
@@ -41,21 +45,37 @@ leads.post('/newsletter', ...guard, async (c) => {
   if (!parsed.ok) return parsed.res
   const { mode, data } = parsed
   let result = { alreadySubscribed: false }
+  let checked = true
   if (!isBot(data)) {
+    const check = await checkForm(c, mode, data, 'newsletter')
+    if (!check.ok) return check.res
+    checked = check.checked
     const saved = await store(c, mode, () =>
-      subscribe(c, {
-        email: data.email,
-        name: null,
-        source: 'website',
-        form: 'newsletter',
-        language: c.var.lang,
-      }),
+      subscribe(
+        c,
+        {
+          email: data.email,
+          name: null,
+          source: 'website',
+          form: 'newsletter',
+          language: c.var.lang,
+        },
+        checked,
+      ),
     )
     if (!saved.ok) return saved.res
     result = saved.value
   }
   if (mode === 'json') return c.json(result)
   const t = c.var.t
+  // without JavaScript: kept, but nothing e-mailed, and said so
+  if (!checked && !result.alreadySubscribed)
+    return formResult(
+      c,
+      200,
+      t('notices.newsletter_unchecked_title'),
+      t('notices.newsletter_unchecked_text'),
+    )
   return result.alreadySubscribed
     ? formResult(
         c,
@@ -71,15 +91,18 @@ leads.post('/guide-requests', ...guard, async (c) => {
   if (!parsed.ok) return parsed.res
   const { mode, data } = parsed
   let result = { alreadySubscribed: false }
+  let checked = true
   if (!isBot(data)) {
+    const check = await checkForm(c, mode, data, 'guide')
+    if (!check.ok) return check.res
+    checked = check.checked
     const saved = await store(c, mode, () =>
       // "… has been sent to your email" (SPEC §8): the guide is in the outbox with the request
-      requestGuide(c, {
-        email: data.email,
-        name: data.name,
-        guide: data.guide,
-        language: c.var.lang,
-      }),
+      requestGuide(
+        c,
+        { email: data.email, name: data.name, guide: data.guide, language: c.var.lang },
+        checked,
+      ),
     )
     if (!saved.ok) return saved.res
     result = saved.value
@@ -88,7 +111,9 @@ leads.post('/guide-requests', ...guard, async (c) => {
   const t = c.var.t
   const title = t(`guides.${data.guide}.title`)
   if (mode === 'json') return c.json({ ...result, downloadUrl })
-  return formResult(c, 200, t('notices.download_title'), t('notices.download_text', { title }), {
+  // without JavaScript the guide is not e-mailed: the page says so, and offers the file
+  const text = checked ? 'notices.download_text' : 'notices.download_unchecked_text'
+  return formResult(c, 200, t('notices.download_title'), t(text, { title }), {
     href: downloadUrl,
     label: t('home.guide_download_again'),
     download: true,

@@ -18,6 +18,7 @@ import {
   requestDataLink,
 } from '../services/data-rights'
 import { formFields, readForm } from './forms'
+import { tokenOf, verifyChallenge } from '../challenge/turnstile'
 
 /**
  * The buttons of consent and data rights (their pages are in pages/privacy.tsx): confirm a
@@ -52,17 +53,28 @@ const DataRequest = v.object({
   action: v.picklist(['export', 'erase']),
 })
 
-/** The request form: a link goes to the address, whatever we hold about it. */
+/**
+ * The request form: a link goes to the address, whatever we hold about it, once the post has
+ * passed the challenge. Without JavaScript (no token) nothing can be sent: the form comes back
+ * saying why, as does any refusal, with the address and the choice as typed.
+ */
 privacy.post('/privacy/request', ...formGuard(LINK_FORM_BYTES), async (c) => {
   const fields = await formFields(c)
   const parsed = v.safeParse(DataRequest, fields)
   const t = c.var.t
-  // back to the form, which words the error and keeps the address typed
-  if (!parsed.success)
-    return c.redirect(
-      `/privacy/request?${new URLSearchParams({ error: 'email', email: fields.email ?? '' })}`,
+  // back to the form, which words the error and keeps what was typed
+  const back = (error: string) =>
+    c.redirect(
+      `/privacy/request?${new URLSearchParams({
+        error,
+        email: fields.email ?? '',
+        action: fields.action === 'erase' ? 'erase' : 'export',
+      })}`,
       303,
     )
+  if (!parsed.success) return back('email')
+  const check = await verifyChallenge(c, tokenOf(fields), 'data-request')
+  if (!check.ok) return back(check.reason)
   const { email, action } = parsed.output
   try {
     await requestDataLink(c, email, action)

@@ -24,20 +24,27 @@ export async function serviceRoleToken(c: Context<AppEnv>) {
     .sign(key.privateKey)
 }
 
-/** GoTrue's check of the admin API's bearer: a token with the service role, or 401/403. */
-const serviceRole: MiddlewareHandler<AppEnv> = async (c, next) => {
+/** Whether the request's bearer is a token of ours with the service role (GoTrue's admin). */
+export async function hasServiceRole(c: Context<AppEnv>) {
   const token = c.req.header('Authorization')?.match(/^bearer (\S+)$/i)?.[1]
-  if (!token) return noBearer(c)
+  if (!token) return false
   try {
     const { payload } = await jwtVerify(
       token,
       createLocalJWKSet({ keys: await publicKeys(c.env) }),
       { algorithms: [ALG], issuer: issuerOf(c) },
     )
-    if (payload.role === 'service_role') return next()
+    return payload.role === 'service_role'
   } catch {
-    // refused below, as GoTrue refuses any token without the role
+    // as GoTrue, any other token has no admin role
+    return false
   }
+}
+
+/** GoTrue's check of the admin API's bearer: a token with the service role, or 401/403. */
+const serviceRole: MiddlewareHandler<AppEnv> = async (c, next) => {
+  if (!c.req.header('Authorization')) return noBearer(c)
+  if (await hasServiceRole(c)) return next()
   return authError(c, 403, 'not_admin', 'User not allowed')
 }
 

@@ -36,6 +36,7 @@ import {
   weakPasswordError,
 } from './gotrue'
 import { adminRoutes } from './admin'
+import { requireCaptcha } from './captcha'
 import { featureRoutes, idTokenGrant, notFound, web3Grant } from './features'
 import { gateSignIn, signInKeys } from './lockout'
 import { pkceFields, pkceGrant, pkceOf } from './pkce'
@@ -107,7 +108,7 @@ authService.get('/.well-known/jwks.json', async (c) => {
 })
 
 /** Sign-up, in GoTrue's order of checks (api.go's /signup route, signup.go). */
-authService.post('/signup', async (c) => {
+authService.post('/signup', requireCaptcha('sign-up'), async (c) => {
   const input = await body(c, SignupSchema)
   if (!input) return badJson(c)
   if (!input.email && !input.phone)

@@ -1,4 +1,5 @@
 import { Hono, type Context } from 'hono'
+import { requireCaptcha } from './captcha'
 import * as v from 'valibot'
 import {
   confirmEmail,
@@ -127,7 +128,7 @@ const unusablePasswordHash = () => {
 const badJson = (c: Context<AppEnv>) =>
   authError(c, 400, 'bad_json', 'Could not parse request body as JSON')
 
-oneTimeRoutes.post('/recover', async (c) => {
+oneTimeRoutes.post('/recover', requireCaptcha('recover'), async (c) => {
   const limited = await overRequestLimit(c, 'AUTH_EMAIL_LIMITER', 'recover')
   if (limited) return limited
   const input = await body(c, RecoverSchema)
@@ -161,7 +162,7 @@ oneTimeRoutes.post('/recover', async (c) => {
 })
 
 /** Passwordless sign-in: one e-mail with a magic link and the same sign-in as a code. */
-oneTimeRoutes.post('/otp', async (c) => {
+oneTimeRoutes.post('/otp', requireCaptcha('magic-link'), async (c) => {
   const limited = await overRequestLimit(c, 'AUTH_EMAIL_LIMITER', 'otp')
   if (limited) return limited
   const input = await body(c, OtpSchema)
@@ -274,7 +275,7 @@ oneTimeRoutes.post('/verify', async (c) => {
  * not resend yet: a sign-up whose confirmation was lost can be finished through a sign-in link
  * (/otp), which confirms the address. It answers {} and sends nothing, known address or not.
  */
-oneTimeRoutes.post('/resend', async (c) => {
+oneTimeRoutes.post('/resend', requireCaptcha('resend'), async (c) => {
   const input = await body(c, v.object({ ...ResendSchema.entries, type: v.string() }))
   if (!input) return badJson(c)
   if (!v.is(ResendSchema.entries.type, input.type))

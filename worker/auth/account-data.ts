@@ -49,7 +49,7 @@ accountDataRoutes.post('/account/data', ...guard, signedInOnly, async (c) => {
 /** Step one: a code to the account's address. */
 accountDataRoutes.post('/account/delete-code', ...guard, signedInOnly, async (c) => {
   const email = c.var.account?.email ?? c.var.user!.email
-  const res = await authClient(c).sendSignInEmail(email)
+  const res = await authClient(c).sendOwnAccountCode(email)
   if (!res.ok) return c.redirect(`/account?error=${encodeURIComponent(res.code)}#delete`, 303)
   return c.redirect(toDelete(), 303)
 })

@@ -83,6 +83,10 @@ async function call<T>(
   }
 }
 
+/** A Turnstile token as GoTrue takes it (supabase-js `options.captchaToken`). */
+const captcha = (token: string | undefined) =>
+  token ? { gotrue_meta_security: { captcha_token: token } } : {}
+
 /** The provider's API, as the site uses it. */
 export function authClient(c: Context<AppEnv>) {
   return {
@@ -92,10 +96,10 @@ export function authClient(c: Context<AppEnv>) {
         json: { email, password },
       }),
     /** A session, or (when the provider confirms addresses first) the new user alone. */
-    signUp: (email: string, password: string) =>
+    signUp: (email: string, password: string, captchaToken?: string) =>
       call<TokenSet | (AuthUser & { access_token?: undefined })>(c, '/signup', {
         method: 'POST',
-        json: { email, password },
+        json: { email, password, ...captcha(captchaToken) },
       }),
     refresh: (refreshToken: string) =>
       call<TokenSet>(c, '/token?grant_type=refresh_token', {
@@ -104,9 +108,22 @@ export function authClient(c: Context<AppEnv>) {
       }),
     signOut: (token: string, scope: 'local' | 'global' | 'others' = 'local') =>
       call<void>(c, `/logout?scope=${scope}`, { method: 'POST', token }),
-    recover: (email: string) => call<void>(c, '/recover', { method: 'POST', json: { email } }),
-    sendSignInEmail: (email: string) =>
-      call<void>(c, '/otp', { method: 'POST', json: { email, create_user: false } }),
+    recover: (email: string, captchaToken?: string) =>
+      call<void>(c, '/recover', { method: 'POST', json: { email, ...captcha(captchaToken) } }),
+    sendSignInEmail: (email: string, captchaToken?: string) =>
+      call<void>(c, '/otp', {
+        method: 'POST',
+        json: { email, create_user: false, ...captcha(captchaToken) },
+      }),
+    /**
+     * The same code, to a signed-in account's own address (deleting it): sent with the service
+     * role, which GoTrue's captcha check lets through (AUTH_SERVICE_ROLE_KEY when hosted).
+     */
+    sendOwnAccountCode: async (email: string): Promise<AuthResult<void>> => {
+      const token = c.env.AUTH_URL ? c.env.AUTH_SERVICE_ROLE_KEY : await serviceRoleToken(c)
+      if (!token) return { ...unavailable, msg: 'AUTH_SERVICE_ROLE_KEY is not set' }
+      return call<void>(c, '/otp', { method: 'POST', token, json: { email, create_user: false } })
+    },
     verify: (input: Record<string, string>) =>
       call<TokenSet>(c, '/verify', { method: 'POST', json: input }),
     user: (token: string) => call<AuthUser>(c, '/user', { token }),

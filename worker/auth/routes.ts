@@ -10,6 +10,7 @@ import { authClient } from './client'
 import { completeSignIn } from './mfa'
 import { toAccount, toAuthPage } from './redirects'
 import { SIGNED_IN_ONLY } from '../routes'
+import { TOKEN_FIELD } from '../challenge/turnstile'
 import { ACCESS_COOKIE, forgetSession, signedInOnly } from './session'
 
 /**
@@ -18,11 +19,22 @@ import { ACCESS_COOKIE, forgetSession, signedInOnly } from './session'
  */
 export const authRoutes = new Hono<AppEnv>()
 
+/** The widget's token, passed on to the auth service (which checks it, as GoTrue does). */
+const captchaField = { [TOKEN_FIELD]: v.optional(v.pipe(v.string(), v.maxLength(4096))) }
+
 const Credentials = v.object({
   email: v.pipe(v.string(), v.trim(), v.nonEmpty(), v.maxLength(254)),
   password: v.pipe(v.string(), v.nonEmpty(), v.maxLength(200)),
   next: v.optional(v.string()),
+  ...captchaField,
 })
+
+/**
+ * The service's refusal of a form without a token: a browser without JavaScript, which cannot
+ * run the check (said so), or a token it refused.
+ */
+const challengeError = (code: string, token: string | undefined) =>
+  code === 'captcha_failed' && !token ? 'challenge_needs_script' : code
 
 /** Only our own paths as a place to go after signing in. */
 const safeNext = (next: string | undefined) =>
@@ -32,12 +44,19 @@ async function startSession(c: Context<AppEnv>, mode: 'sign-in' | 'sign-up') {
   const input = await readForm(c, Credentials)
   if (!input) return toAuthPage(c, mode, { error: 'missing', email: '' })
   const auth = authClient(c)
-  const res = await (mode === 'sign-in' ? auth.signIn : auth.signUp)(input.email, input.password)
+  const token = input[TOKEN_FIELD]
+  const res =
+    mode === 'sign-in'
+      ? await auth.signIn(input.email, input.password)
+      : await auth.signUp(input.email, input.password, token)
   // a provider that confirms addresses answers a sign-up with the user alone, and e-mails a link
   if (res.ok && !res.data?.access_token && res.data && 'id' in res.data)
     return toAuthPage(c, 'sign-up', { sent: true, email: input.email })
   if (!res.ok || !res.data?.access_token)
-    return toAuthPage(c, mode, { error: res.ok ? 'unavailable' : res.code, email: input.email })
+    return toAuthPage(c, mode, {
+      error: res.ok ? 'unavailable' : challengeError(res.code, token),
+      email: input.email,
+    })
   return completeSignIn(c, res.data, safeNext(input.next), {
     title: c.var.t(mode === 'sign-in' ? 'auth.signed_in_title' : 'auth.signed_up_title'),
     description: input.email,
@@ -75,7 +94,10 @@ authRoutes.post('/sign-out', ...guard, async (c) => {
   )
 })
 
-const EmailOnly = v.object({ email: v.pipe(v.string(), v.trim(), v.nonEmpty(), v.maxLength(254)) })
+const EmailOnly = v.object({
+  email: v.pipe(v.string(), v.trim(), v.nonEmpty(), v.maxLength(254)),
+  ...captchaField,
+})
 const Reset = v.object({
   token: v.pipe(v.string(), v.minLength(20), v.maxLength(200)),
   password: v.pipe(v.string(), v.maxLength(200)),
@@ -84,9 +106,12 @@ const Reset = v.object({
 authRoutes.post('/recover', ...authForm, async (c) => {
   const input = await readForm(c, EmailOnly)
   if (!input) return toAuthPage(c, 'forgot', { error: 'missing' })
-  const res = await authClient(c).recover(input.email)
+  const token = input[TOKEN_FIELD]
+  const res = await authClient(c).recover(input.email, token)
   // an unknown address hears what a known one does; an unreachable service is worth saying
   if (!res.ok && res.status >= 500) return toAuthPage(c, 'forgot', { error: 'unavailable' })
+  if (!res.ok && res.code === 'captcha_failed')
+    return toAuthPage(c, 'forgot', { error: challengeError(res.code, token), email: input.email })
   return toAuthPage(c, 'forgot', { sent: true })
 })
 
@@ -130,18 +155,19 @@ authRoutes.post('/password', ...guard, signedInOnly, async (c) => {
   return c.redirect('/account', 303)
 })
 
-const MagicLink = v.object({ email: formEmail })
+const MagicLink = v.object({ email: formEmail, ...captchaField })
 
 /** "E-mail me a sign-in link": the service sends a link and a code to an existing account. */
 authRoutes.post('/magic-link', ...authForm, async (c) => {
   const input = await readForm(c, MagicLink)
   if (!input) return toAuthPage(c, 'magic', { error: 'missing_email' })
   const email = input.email
-  const res = await authClient(c).sendSignInEmail(email)
+  const token = input[TOKEN_FIELD]
+  const res = await authClient(c).sendSignInEmail(email, token)
   // An unknown address (otp_disabled) hears the same as a known one: nobody learns who has
   // an account. Too many e-mails in a row is worth saying.
   if (!res.ok && res.code !== 'otp_disabled')
-    return toAuthPage(c, 'magic', { error: res.code, email })
+    return toAuthPage(c, 'magic', { error: challengeError(res.code, token), email })
   return toAuthPage(c, 'magic', { sent: true, email })
 })
 

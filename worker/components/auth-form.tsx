@@ -21,6 +21,8 @@ const KNOWN_ERRORS = [
   'missing_email',
   'over_email_send_rate_limit',
   'email_not_confirmed',
+  'captcha_failed',
+  'challenge_needs_script',
 ] as const
 
 const isKnown = (error: string): error is (typeof KNOWN_ERRORS)[number] =>

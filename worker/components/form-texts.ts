@@ -7,6 +7,7 @@ export function errorTexts(t: Translator): ErrorTexts {
     errorTitle: t('notices.error_title'),
     errorGeneric: t('notices.error_generic'),
     missingTitle: t('notices.missing_title'),
+    challengeFailed: t('errors.challenge_script'),
   }
 }
 

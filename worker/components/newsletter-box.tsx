@@ -4,7 +4,7 @@ import { errorTexts } from './form-texts'
 
 /** The footer's Stay Updated box (SPEC §2). */
 export function NewsletterBox() {
-  const { t } = usePage()
+  const { t, challenge } = usePage()
   return (
     <section aria-labelledby="newsletter-title" className="mt-6 rounded-xl bg-white/5 p-4">
       <h2 id="newsletter-title" className="m-0 text-sm font-semibold text-white">
@@ -12,6 +12,7 @@ export function NewsletterBox() {
       </h2>
       <p className="m-0 mt-1 text-xs text-slate-300">{t('footer.newsletter_text')}</p>
       <NewsletterForm
+        challenge={challenge}
         labels={{
           email: t('footer.newsletter_email'),
           submit: t('footer.newsletter_submit'),

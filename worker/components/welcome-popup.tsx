@@ -7,7 +7,7 @@ import { subscribeTexts } from './form-texts'
  * Escape and returns focus. `client/enhance/welcome-popup.ts` opens it once per browser.
  */
 export function WelcomePopup() {
-  const { t } = usePage()
+  const { t, challenge } = usePage()
   return (
     <dialog
       id="welcome-popup"
@@ -31,6 +31,7 @@ export function WelcomePopup() {
         <p className="m-0 mb-5 mt-2 text-ink-700">{t('popup.text')}</p>
         <NoticeHost />
         <SignupForm
+          challenge={challenge}
           labels={{
             name: t('popup.name'),
             email: t('popup.email'),

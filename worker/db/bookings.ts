@@ -17,6 +17,8 @@ export interface Booking extends NewBooking {
   /** The event's UID (null for bookings from before it was stored). */
   uid?: string
   meetingUrl?: string
+  /** Booked without the challenge (no JavaScript): the visitor was e-mailed nothing. */
+  unchecked?: boolean
 }
 
 /** A booking's end; a row written without one (by hand, say) takes the old 30 minutes. */
@@ -67,11 +69,14 @@ export function insertBooking(
   b: NewBooking & { token: string; uid: string; meetingUrl?: string },
   guard: SlotGuard,
   calendar: boolean,
+  /** Passed the challenge; else marked (posted without JavaScript: no e-mail to its address). */
+  checked = true,
 ) {
   const sql = `INSERT INTO bookings
        (slot_start, slot_end, name, email, notes, time_zone, language, token, meeting_url,
-        calendar_state, uid)
-     SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ${calendar ? "'pending'" : 'NULL'}, ?15
+        calendar_state, uid, unchecked)
+     SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ${calendar ? "'pending'" : 'NULL'}, ?15,
+       ${checked ? 0 : 1}
      WHERE ${clearOf('')}
      ON CONFLICT (slot_start) DO NOTHING
      RETURNING id`
@@ -103,7 +108,7 @@ const guardValues = (start: string, end: string, g: SlotGuard) => [
 ]
 
 const COLUMNS =
-  'id, slot_start, slot_end, name, email, notes, time_zone, language, token, sequence, meeting_url, uid'
+  'id, slot_start, slot_end, name, email, notes, time_zone, language, token, sequence, meeting_url, uid, unchecked'
 
 const toBooking = (row: Record<string, string | number | null>): Booking => ({
   id: row.id as number,
@@ -120,6 +125,7 @@ const toBooking = (row: Record<string, string | number | null>): Booking => ({
   timeZone: row.time_zone as string,
   language: row.language as string,
   token: row.token as string,
+  unchecked: row.unchecked === 1,
 })
 
 export async function findBooking(db: D1Database, token: string): Promise<Booking | null> {

@@ -20,6 +20,8 @@ export interface LeadRow {
   service: string | null
   handled_at: string | null
   note: string | null
+  /** Posted without the challenge (no JavaScript): stored, and nothing e-mailed to it. */
+  unchecked: number
 }
 
 export interface LeadFilter {
@@ -51,13 +53,14 @@ const TABLES: Record<LeadKind, string> = {
 
 const SOURCES: Record<LeadKind, string> = {
   subscriber: `SELECT 'subscriber' AS kind, l.id, l.created_at, l.email, l.name, l.language,
-      l.status, l.signup_form AS detail, NULL AS service, m.handled_at, m.note FROM subscribers l`,
+      l.status, l.signup_form AS detail, NULL AS service, m.handled_at, m.note, l.unchecked
+      FROM subscribers l`,
   guide: `SELECT 'guide' AS kind, l.id, l.created_at, l.email, l.name, l.language,
-      NULL AS status, l.guide AS detail, NULL AS service, m.handled_at, m.note
+      NULL AS status, l.guide AS detail, NULL AS service, m.handled_at, m.note, l.unchecked
       FROM guide_requests l`,
   contact: `SELECT 'contact' AS kind, l.id, l.created_at, l.email, l.name, l.language,
-      NULL AS status, substr(l.message, 1, 160) AS detail, l.service, m.handled_at, m.note
-      FROM contact_messages l`,
+      NULL AS status, substr(l.message, 1, 160) AS detail, l.service, m.handled_at, m.note,
+      0 AS unchecked FROM contact_messages l`,
 }
 
 /** Newest first, across kinds: time, then kind, then id (the cursor's order). */

@@ -14,8 +14,9 @@ export interface NewGuideRequest {
   language: string
 }
 
-export function insertGuideRequest(db: D1Database, r: NewGuideRequest) {
-  return insertRow(db, 'guide_requests', { ...r })
+/** `checked`: the post passed the challenge; else it is marked for the desk (no e-mail went). */
+export function insertGuideRequest(db: D1Database, r: NewGuideRequest, checked = true) {
+  return insertRow(db, 'guide_requests', { ...r, unchecked: checked ? 0 : 1 })
 }
 
 /** A contact message as stored: the validated form (less its honeypot) and the page language. */

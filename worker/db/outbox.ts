@@ -12,7 +12,7 @@ export interface OutboxRow {
   site_url: string
   subject: string
   body_text: string | null
-  status: 'queued' | 'sending' | 'sent' | 'failed' | 'suppressed'
+  status: 'queued' | 'sending' | 'sent' | 'failed' | 'suppressed' | 'held'
   attempts: number
   provider: string | null
   provider_message_id: string | null
@@ -20,6 +20,22 @@ export interface OutboxRow {
   created_at: string
   updated_at: string
   sent_at: string | null
+  /** Why a form's e-mail waits for the agency ('surge') or was not sent ('address_ceiling'). */
+  hold_reason: HoldReason | null
+  /** Sent by a form to an address that had never confirmed (what the ceilings count). */
+  unconfirmed: number
+}
+
+export type HoldReason = 'surge' | 'address_ceiling'
+
+/**
+ * The ceilings on e-mails a form sends to an address nobody has confirmed (docs/bots.md): so
+ * many a day to one address, after which they are not sent, and so many an hour site-wide,
+ * after which they wait in the outbox ('held') until the agency sends or drops them.
+ */
+export interface MailCeilings {
+  perAddressPerDay: number
+  siteWidePerHour: number
 }
 
 export interface NewMail {
@@ -39,22 +55,64 @@ const now = () => new Date().toISOString()
  * transaction: both or neither). `onlyIfInserted`: only when the statement before it in the
  * batch changed a row (a subscriber new to the list), so a repeat sign-up sends nothing.
  */
-export function insertMail(db: D1Database, mail: NewMail, onlyIfInserted = false) {
+export function insertMail(
+  db: D1Database,
+  mail: NewMail,
+  onlyIfInserted = false,
+  ceilings?: MailCeilings,
+) {
+  const values = [
+    mail.kind,
+    JSON.stringify(mail.data),
+    mail.category,
+    mail.language,
+    mail.to,
+    mail.siteUrl,
+    mail.subject,
+  ]
+  const onlyIf = onlyIfInserted ? 'WHERE changes() > 0' : ''
+  if (!ceilings)
+    return db
+      .prepare(
+        `INSERT INTO mail_outbox (kind, data, category, language, to_address, site_url, subject)
+         SELECT ?, ?, ?, ?, ?, ?, ? ${onlyIf}
+         RETURNING id`,
+      )
+      .bind(...values)
+  // Confirmed: a subscriber who followed the link, or an account whose address is confirmed.
+  // Otherwise the address's day and the site's hour are counted (`unconfirmed` rows only).
+  const day = new Date(Date.now() - 24 * 3600_000).toISOString()
+  const hour = new Date(Date.now() - 3600_000).toISOString()
   return db
     .prepare(
-      `INSERT INTO mail_outbox (kind, data, category, language, to_address, site_url, subject)
-       SELECT ?, ?, ?, ?, ?, ?, ? ${onlyIfInserted ? 'WHERE changes() > 0' : ''}
+      `INSERT INTO mail_outbox
+         (kind, data, category, language, to_address, site_url, subject, unconfirmed, status,
+          hold_reason)
+       SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, g.unconfirmed,
+         CASE g.hold WHEN 'address_ceiling' THEN 'suppressed' WHEN 'surge' THEN 'held'
+           ELSE 'queued' END,
+         g.hold
+       FROM (
+         SELECT u.unconfirmed, CASE
+           WHEN u.unconfirmed = 0 THEN NULL
+           WHEN (SELECT count(*) FROM mail_outbox WHERE to_address = ?5 COLLATE NOCASE
+                   AND unconfirmed = 1 AND created_at > ?8 AND status != 'suppressed') >= ?9
+             THEN 'address_ceiling'
+           WHEN (SELECT count(*) FROM mail_outbox WHERE unconfirmed = 1 AND created_at > ?10
+                   AND status != 'suppressed') >= ?11
+             THEN 'surge'
+           END AS hold
+         FROM (SELECT NOT (
+           EXISTS (SELECT 1 FROM subscribers
+                   WHERE email = ?5 COLLATE NOCASE AND status = 'confirmed')
+           OR EXISTS (SELECT 1 FROM auth_users
+                      WHERE email = ?5 COLLATE NOCASE AND email_confirmed_at IS NOT NULL)
+         ) AS unconfirmed) u
+       ) g
+       ${onlyIf}
        RETURNING id`,
     )
-    .bind(
-      mail.kind,
-      JSON.stringify(mail.data),
-      mail.category,
-      mail.language,
-      mail.to,
-      mail.siteUrl,
-      mail.subject,
-    )
+    .bind(...values, day, ceilings.perAddressPerDay, hour, ceilings.siteWidePerHour)
 }
 
 /** Takes a queued e-mail for sending; null when another delivery has it, or it is done. */

@@ -35,7 +35,7 @@ export const statusOf = (db: D1Database, email: string) =>
  * else (confirmed, or pending since a moment ago) stays as it is and returns no row: the mail
  * statement after it in the batch (`onlyIfInserted`) is then not written either.
  */
-export function signUp(db: D1Database, s: NewSubscriber, nonce: string) {
+export function signUp(db: D1Database, s: NewSubscriber, nonce: string, checked = true) {
   const resendBefore = new Date(
     Date.now() - RESEND_CONFIRMATION_AFTER_MINUTES * 60_000,
   ).toISOString()
@@ -43,8 +43,8 @@ export function signUp(db: D1Database, s: NewSubscriber, nonce: string) {
     .prepare(
       `INSERT INTO subscribers
          (email, name, source, signup_form, language, consent_version, status, consented_at,
-          confirm_nonce)
-       VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'pending', ?7, ?8)
+          confirm_nonce, unchecked)
+       VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'pending', ?7, ?8, ?10)
        ON CONFLICT (email) DO UPDATE SET
          name = coalesce(excluded.name, subscribers.name),
          source = excluded.source,
@@ -54,6 +54,7 @@ export function signUp(db: D1Database, s: NewSubscriber, nonce: string) {
          status = 'pending',
          consented_at = excluded.consented_at,
          confirm_nonce = excluded.confirm_nonce,
+         unchecked = excluded.unchecked,
          confirmed_at = NULL,
          confirm_ip_hash = NULL,
          unsubscribed_at = NULL
@@ -71,6 +72,7 @@ export function signUp(db: D1Database, s: NewSubscriber, nonce: string) {
       now(),
       nonce,
       resendBefore,
+      checked ? 0 : 1,
     )
 }
 

@@ -12,7 +12,17 @@ import { DeskMailPage } from './pages/mail'
 export const deskMail = new Hono<AppEnv>()
 
 const PAGE_SIZE = 50
-const STATUSES = ['queued', 'sending', 'sent', 'failed', 'suppressed'] as const
+const DONE = ['resent', 'released', 'dropped'] as const
+export type MailDone = (typeof DONE)[number]
+const STATUSES = ['queued', 'sending', 'sent', 'failed', 'suppressed', 'held'] as const
+
+/** Form e-mails held back after a surge of mail to unconfirmed addresses (db/outbox.ts). */
+export async function countHeldMail(db: D1Database) {
+  const row = await db
+    .prepare("SELECT count(*) AS n FROM mail_outbox WHERE status = 'held'")
+    .first<{ n: number }>()
+  return row?.n ?? 0
+}
 
 /**
  * A failed e-mail can be sent again when its template still has what it needs: not a one-time
@@ -54,7 +64,7 @@ deskMail.get('/', async (c) => {
       status={status}
       mails={mails.map((m) => ({ ...m, resendable: resendable(m) }))}
       next={results.length > PAGE_SIZE ? mails.at(-1)!.id : null}
-      done={c.req.query('done') === 'resent'}
+      done={DONE.find((d) => d === c.req.query('done'))}
     />,
     {
       title: `${t('desk.nav.mail')} | ${t('meta.title_suffix')}`,
@@ -87,4 +97,33 @@ deskMail.post('/:id{[0-9]+}/resend', sameSiteOnly(), limitBody(1024), async (c) 
   ])
   if (requeued.results.length) c.executionCtx.waitUntil(sendJobs(c.env, [id]))
   return c.redirect('/desk/mail?done=resent', 303)
+})
+
+/**
+ * The e-mails held after a surge, all at once: sent (the agency judged the sign-ups real) or
+ * dropped (a bot's: they are never sent). Either way the desk's notice goes.
+ */
+deskMail.post('/held/:choice{release|drop}', sameSiteOnly(), limitBody(1024), async (c) => {
+  const release = c.req.param('choice') === 'release'
+  const db = c.env.DB
+  const account = c.var.account!
+  const [changed] = await db.batch([
+    db
+      .prepare(
+        `UPDATE mail_outbox SET status = ?, updated_at = ?,
+           last_error = CASE WHEN ? THEN last_error ELSE 'dropped in the desk after a surge' END
+         WHERE status = 'held' RETURNING id`,
+      )
+      .bind(release ? 'queued' : 'suppressed', new Date().toISOString(), release ? 1 : 0),
+    audit(
+      db,
+      { id: account.id, email: account.email },
+      release ? 'mail.release_held' : 'mail.drop_held',
+      'mail/held',
+      {},
+    ),
+  ])
+  const ids = (changed.results as { id: number }[]).map((r) => r.id)
+  if (release && ids.length) c.executionCtx.waitUntil(sendJobs(c.env, ids))
+  return c.redirect(`/desk/mail?done=${release ? 'released' : 'dropped'}`, 303)
 })

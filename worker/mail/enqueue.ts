@@ -1,7 +1,7 @@
 import type { Context } from 'hono'
 import { isLang, type Lang } from '../../client/lib/languages'
 import type { SiteConfig } from '../config'
-import { insertMail } from '../db/outbox'
+import { insertMail, type MailCeilings } from '../db/outbox'
 import type { Bindings } from '../bindings'
 import type { AppEnv } from '../env'
 import { createTranslator, type Translator } from '../i18n/translator'
@@ -38,6 +38,34 @@ export const writerOf = (c: Context<AppEnv>): MailWriter => ({
 })
 
 /**
+ * What a public form (or the auth service's mailing endpoints) e-mails to the address typed in
+ * it: these count against the ceilings for unconfirmed addresses (db/outbox.ts, docs/bots.md).
+ */
+const FORM_MAIL: ReadonlySet<MailKind> = new Set<MailKind>([
+  'subscribe_confirm',
+  'guide',
+  'booking_confirmation',
+  'data_request',
+  'auth_confirm_signup',
+  'auth_magic_link',
+  'auth_recovery',
+])
+
+const DEFAULT_CEILINGS: MailCeilings = { perAddressPerDay: 2, siteWidePerHour: 100 }
+
+/** MAIL_UNCONFIRMED_DAILY_LIMIT and MAIL_UNCONFIRMED_HOURLY_LIMIT, else the defaults. */
+export function mailCeilings(env: Partial<Bindings>): MailCeilings {
+  const read = (value: string | undefined, fallback: number) => {
+    const n = Number(value)
+    return value !== undefined && value !== '' && Number.isInteger(n) && n >= 0 ? n : fallback
+  }
+  return {
+    perAddressPerDay: read(env.MAIL_UNCONFIRMED_DAILY_LIMIT, DEFAULT_CEILINGS.perAddressPerDay),
+    siteWidePerHour: read(env.MAIL_UNCONFIRMED_HOURLY_LIMIT, DEFAULT_CEILINGS.siteWidePerHour),
+  }
+}
+
+/**
  * The outbox row of one e-mail, as a statement for the batch of the lead it confirms.
  * `to: 'agency'` addresses the agency's notices, in the agency's language.
  */
@@ -65,6 +93,7 @@ export async function mailRow<K extends MailKind>(
       subject: letter.subject,
     },
     options.onlyIfInserted,
+    to !== 'agency' && FORM_MAIL.has(kind) ? mailCeilings(env) : undefined,
   )
 }
 

@@ -1,6 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono'
 import { NONCE, secureHeaders } from 'hono/secure-headers'
 import type { AppEnv } from '../env'
+import { challengeOrigin } from '../challenge/turnstile'
 
 // Hosts of Google Analytics and the Meta Pixel, allowed only when their IDs are configured.
 const GA = {
@@ -31,6 +32,16 @@ function bookingOrigin(c: Context<AppEnv>) {
 }
 
 /**
+ * Turnstile's origin (its script and its frame), on the pages whose forms e-mail a typed
+ * address: the public pages, whose footer has the newsletter box. Not the desk, nor the APIs.
+ */
+function challengeHost(c: Context<AppEnv>) {
+  const path = c.req.path
+  if (path.startsWith('/desk') || path.startsWith('/api/') || path.startsWith('/auth/v1')) return ''
+  return challengeOrigin(c.env)
+}
+
+/**
  * Security headers for every response. Scripts and styles run only from our origin or with
  * the per-request nonce that the renderer puts on its own tags: no 'unsafe-inline'.
  */
@@ -38,13 +49,13 @@ export function security(): MiddlewareHandler<AppEnv> {
   return secureHeaders({
     contentSecurityPolicy: {
       defaultSrc: ["'self'"],
-      scriptSrc: ["'self'", NONCE, trackerHosts('script')],
+      scriptSrc: ["'self'", NONCE, trackerHosts('script'), challengeHost],
       styleSrc: ["'self'", NONCE],
       imgSrc: ["'self'", 'data:', trackerHosts('img')],
       fontSrc: ["'self'"],
       connectSrc: ["'self'", trackerHosts('connect')],
       // the scheduling dialog frames BOOKING_URL when one is configured
-      frameSrc: ["'self'", bookingOrigin],
+      frameSrc: ["'self'", bookingOrigin, challengeHost],
       formAction: ["'self'"],
       baseUri: ["'none'"],
       objectSrc: ["'none'"],

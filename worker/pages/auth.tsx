@@ -12,6 +12,7 @@ import {
 } from '../components/auth-form'
 import { PageHero } from '../components/page-parts'
 import { usePage } from '../render/context'
+import { ChallengeSlot, challengeAttrs } from '../components/challenge'
 
 /** One narrow card of a sign-in step: its error, its form, and a way back. */
 function AuthCard({
@@ -62,7 +63,7 @@ export function AuthPage({
   next?: string
   sent?: boolean
 }) {
-  const { t, user } = usePage()
+  const { t, user, challenge } = usePage()
   const signUp = mode === 'sign-up'
   const message = errorMessage(t, error)
   if (user)
@@ -112,11 +113,17 @@ export function AuthPage({
             </form>
           </>
         ) : (
-          <form method="post" action="/auth/magic-link" className="space-y-4">
+          <form
+            method="post"
+            action="/auth/magic-link"
+            className="space-y-4"
+            {...challengeAttrs(challenge, t, 'magic-link')}
+          >
             <EmailField email={email} />
             <button type="submit" className="btn-primary w-full">
               {t('auth.magic_send')}
             </button>
+            <ChallengeSlot />
           </form>
         )}
       </AuthCard>
@@ -134,11 +141,17 @@ export function AuthPage({
             {t('auth.sent')}
           </p>
         ) : (
-          <form method="post" action="/auth/recover" className="space-y-4">
+          <form
+            method="post"
+            action="/auth/recover"
+            className="space-y-4"
+            {...challengeAttrs(challenge, t, 'recover')}
+          >
             <EmailField email={email} />
             <button type="submit" className="btn-primary w-full">
               {t('auth.send_link')}
             </button>
+            <ChallengeSlot />
           </form>
         )}
       </AuthCard>
@@ -182,6 +195,7 @@ export function AuthPage({
           method="post"
           action={signUp ? '/auth/sign-up' : '/auth/sign-in'}
           className="space-y-4"
+          {...(signUp ? challengeAttrs(challenge, t, 'sign-up') : {})}
         >
           {next && <input type="hidden" name="next" value={next} />}
           <EmailField email={email} />
@@ -198,6 +212,7 @@ export function AuthPage({
           <button type="submit" className="btn-primary w-full">
             {signUp ? t('auth.sign_up') : t('nav.sign_in')}
           </button>
+          {signUp && <ChallengeSlot />}
         </form>
         {!signUp && (
           <p className="m-0 mt-4 flex flex-wrap justify-between gap-x-4 gap-y-2 text-sm">

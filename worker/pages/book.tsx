@@ -28,9 +28,10 @@ export function BookPage({
   lengthMinutes: number
   embed: boolean
 }) {
-  const { t, lang } = usePage()
+  const { t, lang, challenge } = usePage()
   const form = (
     <BookingForm
+      challenge={challenge}
       slots={slots}
       agencyTimeZone={agencyTimeZone}
       lang={lang}

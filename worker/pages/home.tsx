@@ -276,7 +276,7 @@ function Testimonials({ items }: { items: Testimonial[] }) {
 }
 
 function Guides() {
-  const { t, lang } = usePage()
+  const { t, lang, challenge } = usePage()
   const texts = t.data<
     {
       title: string
@@ -288,6 +288,7 @@ function Guides() {
   >('home.guides')
   return (
     <GuidePicker
+      challenge={challenge}
       guides={texts.map((g, i) => ({
         ...g,
         slug: GUIDE_STATS[i].slug,

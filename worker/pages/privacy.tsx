@@ -15,6 +15,8 @@ import { breadcrumbs } from '../seo'
 import { PageHero } from '../components/page-parts'
 import type { MessageKey } from '../i18n/translator'
 import { usePage } from '../render/context'
+import { ChallengeSlot, challengeAttrs } from '../components/challenge'
+import { REFUSAL_TEXT } from '../challenge/forms'
 
 const CHOICES = ['export', 'erase'] as const
 const choiceText = {
@@ -23,8 +25,16 @@ const choiceText = {
 } satisfies Record<(typeof CHOICES)[number], [MessageKey, MessageKey]>
 
 /** /privacy/request: an address and what to do with its data; a link is e-mailed to it. */
-export function DataRequestPage({ error, email }: { error?: string; email?: string }) {
-  const { t, user } = usePage()
+export function DataRequestPage({
+  error,
+  email,
+  action,
+}: {
+  error?: string
+  email?: string
+  action?: string
+}) {
+  const { t, user, challenge } = usePage()
   return (
     <PageHero
       title={t('privacy_request.title')}
@@ -36,6 +46,7 @@ export function DataRequestPage({ error, email }: { error?: string; email?: stri
         action="/privacy/request"
         className="card mt-8 max-w-xl space-y-5"
         noValidate
+        {...challengeAttrs(challenge, t, 'data-request')}
       >
         <Field
           id="data-email"
@@ -62,7 +73,7 @@ export function DataRequestPage({ error, email }: { error?: string; email?: stri
                   type="radio"
                   name="action"
                   value={choice}
-                  defaultChecked={i === 0}
+                  defaultChecked={action ? choice === action : i === 0}
                   className="h-4 w-4 accent-brand-600"
                   aria-describedby={`data-${choice}-hint`}
                 />
@@ -77,6 +88,7 @@ export function DataRequestPage({ error, email }: { error?: string; email?: stri
         <button type="submit" className="btn-primary">
           {t('privacy_request.submit')}
         </button>
+        <ChallengeSlot />
         <p className="m-0 text-sm text-ink-600">
           <a
             href={user ? '/account#data' : '/auth?next=/account'}
@@ -154,14 +166,25 @@ export async function serveDataLinkPage(c: Context<AppEnv>) {
   })
 }
 
-/** /privacy/request: the form; `?error=email` after an address that was not one. */
+/** What `?error=` words on the form: an address that was not one, or the challenge's refusal. */
+const REQUEST_ERRORS: Record<string, MessageKey> = {
+  email: 'errors.invalid_email',
+  ...REFUSAL_TEXT,
+  missing: 'privacy_request.needs_script',
+}
+
+/** /privacy/request: the form, and on a refused post the form again, as it was typed. */
 export function serveDataRequestPage(c: Context<AppEnv>) {
   const { t } = c.var
-  const error = c.req.query('error') === 'email' ? t('errors.invalid_email') : undefined
-  return c.render(<DataRequestPage error={error} email={c.req.query('email')} />, {
-    title: `${t('privacy_request.title')} | ${t('meta.title_suffix')}`,
-    description: t('privacy_request.meta_description'),
-    canonicalPath: '/privacy/request',
-    jsonLd: [breadcrumbs(c, [{ name: t('privacy_request.title'), path: '/privacy/request' }])],
-  })
+  const code = c.req.query('error')
+  const error = code && Object.hasOwn(REQUEST_ERRORS, code) ? t(REQUEST_ERRORS[code]) : undefined
+  return c.render(
+    <DataRequestPage error={error} email={c.req.query('email')} action={c.req.query('action')} />,
+    {
+      title: `${t('privacy_request.title')} | ${t('meta.title_suffix')}`,
+      description: t('privacy_request.meta_description'),
+      canonicalPath: '/privacy/request',
+      jsonLd: [breadcrumbs(c, [{ name: t('privacy_request.title'), path: '/privacy/request' }])],
+    },
+  )
 }

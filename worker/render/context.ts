@@ -1,3 +1,4 @@
+import { challengeProps } from '../challenge/turnstile'
 import { useRequestContext } from '@hono/react-renderer'
 import type { Context } from 'hono'
 import { createContext, useContext } from 'react'
@@ -24,6 +25,10 @@ export function usePage() {
     user: c.get('user'),
     path: c.req.path,
     nonce: c.get('secureHeadersNonce'),
+    /** The forms' Turnstile settings, for the islands that e-mail a typed address. */
+    challenge: challengeProps(c.env),
+    /** Desk pages: form e-mails held back after a surge (desk/mail.tsx). */
+    heldMail: c.get('heldMail') ?? 0,
   }
 }
 

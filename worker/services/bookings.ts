@@ -57,6 +57,8 @@ export async function book(
   request: Omit<NewBooking, 'slotEnd'>,
   /** As the caller read it for the slots it checked (read here otherwise). */
   availability?: Availability,
+  /** Passed the challenge; else (no JavaScript) the visitor is e-mailed nothing, not even reminders. */
+  checked = true,
 ) {
   const token = crypto.randomUUID()
   availability ??= await loadAvailability(c.env)
@@ -78,8 +80,8 @@ export async function book(
       { ...b, token },
       guardFor(availability, b.slotStart),
       !!calendarOf(c.env)?.caldav,
+      checked,
     ),
-    await mailRow(writer, 'booking_confirmation', b.email, call, { onlyIfInserted: true }),
     await mailRow(
       writer,
       'agency_booking',
@@ -87,10 +89,13 @@ export async function book(
       { ...call, agencyTimeZone },
       { onlyIfInserted: true },
     ),
+    ...(checked
+      ? [await mailRow(writer, 'booking_confirmation', b.email, call, { onlyIfInserted: true })]
+      : []),
   ])
   const inserted = results[0].results as { id: number }[]
   if (!inserted.length) return { taken: true as const }
-  enqueue(c, insertedIds(results, [1, 2]))
+  enqueue(c, insertedIds(results, checked ? [1, 2] : [1]))
   c.executionCtx.waitUntil(syncSoon(c.env))
   return { booking: { ...b, id: inserted[0].id, token, sequence: 0 } satisfies Booking }
 }

@@ -26,26 +26,32 @@ const wasListed = (result: D1Result) => {
 
 /**
  * A sign-up (popup or newsletter box): the address goes on the list as pending, and one e-mail
- * brings the starter guide and the link that confirms (double opt-in). An address already on
+ * brings the starter guide and the link that confirms (double opt-in); `checked`: the post
+ * passed the challenge (worker/challenge/forms.ts), else nothing is e-mailed. An address already on
  * the list gets nothing new (`alreadySubscribed`), unless its pending link is old
  * (db/subscribers.ts); one that had unsubscribed opts in again.
  */
-export async function subscribe(c: Context<AppEnv>, s: NewSubscriber) {
+export async function subscribe(c: Context<AppEnv>, s: NewSubscriber, checked: boolean) {
   const db = c.env.DB
   const nonce = newNonce()
   const statements = [
     statusOf(db, s.email),
-    signUp(db, s, nonce),
-    await mailRow(
-      writerOf(c),
-      'subscribe_confirm',
-      s.email,
-      { name: s.name ?? '', nonce },
-      { onlyIfInserted: true },
-    ),
+    signUp(db, s, nonce, checked),
+    // posted without the challenge (no JavaScript): kept, marked, and nothing e-mailed
+    ...(checked
+      ? [
+          await mailRow(
+            writerOf(c),
+            'subscribe_confirm',
+            s.email,
+            { name: s.name ?? '', nonce },
+            { onlyIfInserted: true },
+          ),
+        ]
+      : []),
   ]
   const results = await db.batch(statements)
-  enqueue(c, insertedIds(results, [2]))
+  if (checked) enqueue(c, insertedIds(results, [2]))
   return { alreadySubscribed: wasListed(results[0]) }
 }
 
@@ -53,7 +59,7 @@ export async function subscribe(c: Context<AppEnv>, s: NewSubscriber) {
  * A guide download: the request is kept and the guide mailed; the person joins the list as
  * pending, and the guide's e-mail carries the confirmation link while that sign-up waits.
  */
-export async function requestGuide(c: Context<AppEnv>, r: NewGuideRequest) {
+export async function requestGuide(c: Context<AppEnv>, r: NewGuideRequest, checked: boolean) {
   const db = c.env.DB
   const nonce = newNonce()
   const results = await db.batch([
@@ -62,11 +68,15 @@ export async function requestGuide(c: Context<AppEnv>, r: NewGuideRequest) {
       db,
       { email: r.email, name: r.name, source: 'website', form: 'guide', language: r.language },
       nonce,
+      checked,
     ),
-    insertGuideRequest(db, r),
-    await mailRow(writerOf(c), 'guide', r.email, { name: r.name, guide: r.guide, nonce }),
+    insertGuideRequest(db, r, checked),
+    // posted without the challenge (no JavaScript): the guide downloads, nothing is e-mailed
+    ...(checked
+      ? [await mailRow(writerOf(c), 'guide', r.email, { name: r.name, guide: r.guide, nonce })]
+      : []),
   ])
-  enqueue(c, insertedIds(results, [3]))
+  if (checked) enqueue(c, insertedIds(results, [3]))
   return { alreadySubscribed: wasListed(results[0]) }
 }
 

@@ -23,7 +23,7 @@ export async function sendReminders(env: Bindings, now = Date.now()) {
     const { results } = await db
       .prepare(
         `UPDATE bookings SET ${r.column} = ?1
-         WHERE ${r.column} IS NULL AND slot_start <= ?2 AND slot_start > ?3
+         WHERE ${r.column} IS NULL AND slot_start <= ?2 AND slot_start > ?3 AND unchecked = 0
            AND created_at <= strftime('%Y-%m-%dT%H:%M:%fZ', slot_start, '-${r.hours} hours')
          RETURNING id`,
       )

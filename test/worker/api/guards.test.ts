@@ -1,5 +1,6 @@
 import { SELF } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
+import { withToken } from '../challenge'
 import { freshMinute } from '../clock'
 
 // Each guard belongs to the routes that need it: reading slots or sending conversion events
@@ -14,11 +15,13 @@ const from = (ip: string, path: string, init: RequestInit = {}) =>
 const signup = (ip: string) =>
   from(ip, '/api/email-signup', {
     method: 'POST',
-    body: JSON.stringify({
-      name: 'Ada',
-      email: `guard${crypto.randomUUID().slice(0, 8)}@example.org`,
-      source: 'website',
-    }),
+    body: JSON.stringify(
+      withToken({
+        name: 'Ada',
+        email: `guard${crypto.randomUUID().slice(0, 8)}@example.org`,
+        source: 'website',
+      }),
+    ),
   })
 
 describe('guards attach to their routes', () => {
@@ -46,12 +49,14 @@ describe('guards attach to their routes', () => {
     }
     const booked = await from(ip, '/api/bookings', {
       method: 'POST',
-      body: JSON.stringify({
-        slot: slots[slots.length - 1],
-        name: 'Ada',
-        email: 'guard-booking@example.org',
-        timeZone: 'Europe/London',
-      }),
+      body: JSON.stringify(
+        withToken({
+          slot: slots[slots.length - 1],
+          name: 'Ada',
+          email: 'guard-booking@example.org',
+          timeZone: 'Europe/London',
+        }),
+      ),
     })
     expect(booked.status).toBe(200)
     // one booking spent one of ten: nine more leads pass, the tenth after it is refused

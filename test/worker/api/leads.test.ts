@@ -1,5 +1,6 @@
 import { createExecutionContext, env, SELF, waitOnExecutionContext } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
+import { DUMMY_TOKEN, TOKEN_FIELD, withToken } from '../challenge'
 import { freshMinute } from '../clock'
 import { lastMail, outboxRows } from '../inbox'
 import de from '../../../locales/de.json'
@@ -10,8 +11,12 @@ let ipCounter = 0
 /** A fresh client address per call unless given, so the per-IP limit only bites where meant. */
 const nextIp = () => `203.0.113.${++ipCounter % 250}`
 
+/** JSON as an island posts it: with its challenge token where the form e-mails the address. */
 function post(path: string, body: unknown, headers: Record<string, string> = {}) {
-  const json = typeof body === 'string' ? body : JSON.stringify(body)
+  const json =
+    typeof body === 'string'
+      ? body
+      : JSON.stringify(path === '/api/contact' ? body : withToken(body))
   return SELF.fetch(`https://example.com${path}`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', 'CF-Connecting-IP': nextIp(), ...headers },
@@ -207,7 +212,7 @@ describe('POST /api/email-signup', () => {
       new Request('https://example.com/api/email-signup', {
         method: 'POST',
         headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ name: 'A', email: unique(), source: 'website' }),
+        body: JSON.stringify(withToken({ name: 'A', email: unique(), source: 'website' })),
       }),
       { ...env, DB: failing as unknown as D1Database },
       ctx,
@@ -333,20 +338,39 @@ describe('POST /api/newsletter', () => {
     expect((await post('/api/newsletter', { email: '' })).status).toBe(400)
   })
 
-  it('works as a plain form post without JavaScript, answering a page', async () => {
-    const email = unique()
-    const res = await SELF.fetch('https://example.com/api/newsletter', {
+  const postForm = (fields: Record<string, string>) =>
+    SELF.fetch('https://example.com/api/newsletter', {
       method: 'POST',
       headers: {
         'Content-Type': 'application/x-www-form-urlencoded',
         'CF-Connecting-IP': nextIp(),
         Origin: 'https://example.com',
       },
-      body: new URLSearchParams({ email, website: '' }).toString(),
+      body: new URLSearchParams(fields).toString(),
     })
+
+  it('works as a plain form post without JavaScript: kept, marked, nothing e-mailed', async () => {
+    const email = unique()
+    const res = await postForm({ email, website: '' })
+    expect(res.status).toBe(200)
+    const html = await res.text()
+    expect(html).toContain(en.notices.newsletter_unchecked_title)
+    expect(html).toContain(en.notices.newsletter_unchecked_text)
+    expect(await rows('SELECT unchecked FROM subscribers WHERE email = ?', email)).toEqual([
+      { unchecked: 1 },
+    ])
+    expect(await outboxRows(email)).toEqual([])
+  })
+
+  it('answers a form post carrying the widget token as before, and e-mails it', async () => {
+    const email = unique()
+    const res = await postForm({ email, website: '', [TOKEN_FIELD]: DUMMY_TOKEN })
     expect(res.status).toBe(200)
     expect(await res.text()).toContain(en.notices.newsletter_title)
-    expect(await rows('SELECT email FROM subscribers WHERE email = ?', email)).toHaveLength(1)
+    expect(await rows('SELECT unchecked FROM subscribers WHERE email = ?', email)).toEqual([
+      { unchecked: 0 },
+    ])
+    expect((await outboxRows(email)).map((r) => r.kind)).toEqual(['subscribe_confirm'])
   })
 })
 

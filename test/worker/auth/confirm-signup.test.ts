@@ -3,6 +3,7 @@ import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:
 import { describe, expect, it } from 'vitest'
 import en from '../../../locales/en.json'
 import app from '../../../worker/index'
+import { DUMMY_TOKEN, TOKEN_FIELD } from '../challenge'
 import { lastMail } from '../inbox'
 import { SITE, unique } from './helpers'
 
@@ -34,7 +35,11 @@ describe('sign-up with e-mail confirmation', () => {
   it('signUp returns no session until the mailed link is followed; then sign-in works', async () => {
     const email = unique('confirm')
     const auth = supabase().auth
-    const up = await auth.signUp({ email, password: 'correct horse 1' })
+    const up = await auth.signUp({
+      email,
+      password: 'correct horse 1',
+      options: { captchaToken: DUMMY_TOKEN },
+    })
     expect(up.error).toBeNull()
     expect(up.data.session).toBeNull()
     expect(up.data.user?.email).toBe(email)
@@ -73,7 +78,11 @@ describe('sign-up with e-mail confirmation', () => {
           Origin: SITE,
           'CF-Connecting-IP': '198.51.100.77',
         },
-        body: new URLSearchParams({ email, password: 'correct horse 1' }).toString(),
+        body: new URLSearchParams({
+          email,
+          password: 'correct horse 1',
+          [TOKEN_FIELD]: DUMMY_TOKEN,
+        }).toString(),
       }),
     )
     expect(posted.status).toBe(303)
@@ -115,11 +124,20 @@ describe('an address confirmed by another link than its sign-up', () => {
   it("ends the password of whoever signed up in its owner's name", async () => {
     const email = unique('pretakeover')
     const attacker = supabase().auth
-    await attacker.signUp({ email, password: 'attacker password 1' })
+    await attacker.signUp({
+      email,
+      password: 'attacker password 1',
+      options: { captchaToken: DUMMY_TOKEN },
+    })
     // the owner asks for a sign-in link and follows it: the address is theirs now
     const owner = supabase().auth
     expect(
-      (await owner.signInWithOtp({ email, options: { shouldCreateUser: false } })).error,
+      (
+        await owner.signInWithOtp({
+          email,
+          options: { shouldCreateUser: false, captchaToken: DUMMY_TOKEN },
+        })
+      ).error,
     ).toBeNull()
     const mail = await lastMail(email, 2)
     const link = new URL(mail.body_text.match(/https?:\/\/\S+/)![0])

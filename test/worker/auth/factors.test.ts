@@ -2,6 +2,7 @@ import { SELF } from 'cloudflare:test'
 import { decodeJwt } from 'jose'
 import { describe, expect, it, onTestFinished, vi } from 'vitest'
 import { midWindow } from '../clock'
+import { DUMMY_TOKEN } from '../challenge'
 import { client, codeFor, SITE, unique as uniqueEmail } from './helpers'
 import en from '../../../locales/en.json'
 
@@ -11,7 +12,15 @@ describe('TOTP factors with @supabase/supabase-js', () => {
   it('enrols, challenges and verifies to aal2; a code works once; unenrol needs aal2', async () => {
     const supabase = client()
     const email = unique()
-    expect((await supabase.auth.signUp({ email, password: 'correct horse 1' })).error).toBeNull()
+    expect(
+      (
+        await supabase.auth.signUp({
+          email,
+          password: 'correct horse 1',
+          options: { captchaToken: DUMMY_TOKEN },
+        })
+      ).error,
+    ).toBeNull()
 
     const enrolled = await supabase.auth.mfa.enroll({ factorType: 'totp', friendlyName: 'Phone' })
     expect(enrolled.error).toBeNull()
@@ -83,7 +92,11 @@ describe('TOTP factors with @supabase/supabase-js', () => {
 
   it('answers GoTrue errors for unknown factors, bad bodies and missing tokens', async () => {
     const supabase = client()
-    await supabase.auth.signUp({ email: unique(), password: 'correct horse 1' })
+    await supabase.auth.signUp({
+      email: unique(),
+      password: 'correct horse 1',
+      options: { captchaToken: DUMMY_TOKEN },
+    })
     const unknown = await supabase.auth.mfa.challenge({ factorId: crypto.randomUUID() })
     expect(unknown.error?.code).toBe('mfa_factor_not_found')
     const { data } = await supabase.auth.getSession()
@@ -111,7 +124,11 @@ describe('TOTP factors with @supabase/supabase-js', () => {
       vi.useRealTimers()
     })
     const supabase = client()
-    await supabase.auth.signUp({ email: unique(), password: 'correct horse 1' })
+    await supabase.auth.signUp({
+      email: unique(),
+      password: 'correct horse 1',
+      options: { captchaToken: DUMMY_TOKEN },
+    })
     const { data } = await supabase.auth.mfa.enroll({ factorType: 'totp' })
     const factorId = (data as { id: string }).id
     const secret = (data as { totp: { secret: string } }).totp.secret

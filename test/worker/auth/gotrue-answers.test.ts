@@ -1,5 +1,6 @@
 import { AuthApiError, isAuthApiError } from '@supabase/supabase-js'
 import { describe, expect, it } from 'vitest'
+import { DUMMY_TOKEN } from '../challenge'
 import { api, client, unique as uniqueEmail } from './helpers'
 
 const unique = () => uniqueEmail('gotrue')
@@ -22,6 +23,7 @@ const signedIn = async () => {
   const { data, error } = await supabase.auth.signUp({
     email: unique(),
     password: 'correct horse 1',
+    options: { captchaToken: DUMMY_TOKEN },
   })
   expect(error).toBeNull()
   return { supabase, session: data.session! }
@@ -82,7 +84,9 @@ describe('what the built-in service answers where GoTrue would', () => {
   })
 
   it('refuses anonymous sign-in, as GoTrue with it switched off', async () => {
-    const { error } = await client().auth.signInAnonymously()
+    const { error } = await client().auth.signInAnonymously({
+      options: { captchaToken: DUMMY_TOKEN },
+    })
     expect(apiError(error)).toEqual({
       status: 422,
       code: 'anonymous_provider_disabled',
@@ -94,7 +98,15 @@ describe('what the built-in service answers where GoTrue would', () => {
     const phone = '+15555550123'
     const supabase = client()
     expect(
-      apiError((await supabase.auth.signUp({ phone, password: 'correct horse 1' })).error),
+      apiError(
+        (
+          await supabase.auth.signUp({
+            phone,
+            password: 'correct horse 1',
+            options: { captchaToken: DUMMY_TOKEN },
+          })
+        ).error,
+      ),
     ).toEqual({
       status: 400,
       code: 'phone_provider_disabled',
@@ -109,7 +121,12 @@ describe('what the built-in service answers where GoTrue would', () => {
       code: 'phone_provider_disabled',
       message: 'Phone logins are disabled',
     })
-    expect(apiError((await supabase.auth.signInWithOtp({ phone })).error)).toEqual({
+    expect(
+      apiError(
+        (await supabase.auth.signInWithOtp({ phone, options: { captchaToken: DUMMY_TOKEN } }))
+          .error,
+      ),
+    ).toEqual({
       status: 400,
       code: 'phone_provider_disabled',
       message: 'Unsupported phone provider',
@@ -117,7 +134,12 @@ describe('what the built-in service answers where GoTrue would', () => {
     expect(
       apiError((await supabase.auth.verifyOtp({ phone, token: '123456', type: 'sms' })).error),
     ).toEqual({ status: 403, code: 'otp_expired', message: 'Token has expired or is invalid' })
-    expect(apiError((await supabase.auth.resend({ phone, type: 'sms' })).error)).toEqual({
+    expect(
+      apiError(
+        (await supabase.auth.resend({ phone, type: 'sms', options: { captchaToken: DUMMY_TOKEN } }))
+          .error,
+      ),
+    ).toEqual({
       status: 400,
       code: 'phone_provider_disabled',
       message: 'Phone logins are disabled',

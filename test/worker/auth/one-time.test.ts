@@ -1,6 +1,7 @@
 import { decodeJwt } from 'jose'
 import { describe, expect, it, onTestFinished, vi } from 'vitest'
 import { midWindow } from '../clock'
+import { DUMMY_TOKEN, withCaptcha, withCaptchaFor } from '../challenge'
 import { api, client, SITE, unique as uniqueEmail } from './helpers'
 import { lastMail, outboxRows, type Mail } from '../inbox'
 import ar from '../../../locales/ar.json'
@@ -8,8 +9,9 @@ import en from '../../../locales/en.json'
 
 const unique = () => uniqueEmail('otp')
 
+/** A post as supabase-js makes it: with its captcha where the endpoint wants one. */
 const post = (path: string, body: unknown) =>
-  api(path, { method: 'POST', body: JSON.stringify(body) })
+  api(path, { method: 'POST', body: JSON.stringify(withCaptchaFor(path, body)) })
 
 /** The link and the six-digit code of an e-mail. */
 function linkAndCode(mail: Mail) {
@@ -27,7 +29,7 @@ describe('passwordless sign-in (POST /otp, POST /verify)', () => {
     const email = unique()
     const res = await api('/otp', {
       method: 'POST',
-      body: JSON.stringify({ email, create_user: true }),
+      body: JSON.stringify(withCaptcha({ email, create_user: true })),
       headers: { 'Accept-Language': 'ar' },
     })
     expect(res.status).toBe(200)
@@ -40,7 +42,10 @@ describe('passwordless sign-in (POST /otp, POST /verify)', () => {
   it('signInWithOtp e-mails a link and a code; the code signs in, once, and spends the link', async () => {
     const supabase = client()
     const email = unique()
-    const sent = await supabase.auth.signInWithOtp({ email, options: { data: { name: 'Ada' } } })
+    const sent = await supabase.auth.signInWithOtp({
+      email,
+      options: { captchaToken: DUMMY_TOKEN, data: { name: 'Ada' } },
+    })
     expect(sent.error).toBeNull()
     const mail = await lastMail(email)
     expect(mail.subject).toBe(en.auth.magic_link_subject)
@@ -77,9 +82,16 @@ describe('passwordless sign-in (POST /otp, POST /verify)', () => {
 
   it("the magic link's token_hash signs an existing account in, once; its password is unchanged", async () => {
     const email = unique()
-    const up = await client().auth.signUp({ email, password: 'correct horse 1' })
+    const up = await client().auth.signUp({
+      email,
+      password: 'correct horse 1',
+      options: { captchaToken: DUMMY_TOKEN },
+    })
     expect(up.error).toBeNull()
-    const sent = await client().auth.signInWithOtp({ email, options: { shouldCreateUser: false } })
+    const sent = await client().auth.signInWithOtp({
+      email,
+      options: { captchaToken: DUMMY_TOKEN, shouldCreateUser: false },
+    })
     expect(sent.error).toBeNull()
     const { link, code } = linkAndCode(await lastMail(email))
     const token_hash = link!.searchParams.get('token_hash')!
@@ -101,8 +113,12 @@ describe('passwordless sign-in (POST /otp, POST /verify)', () => {
 
   it('a magic link is not a recovery link, nor a recovery link a magic link', async () => {
     const email = unique()
-    await client().auth.signUp({ email, password: 'correct horse 1' })
-    await client().auth.signInWithOtp({ email })
+    await client().auth.signUp({
+      email,
+      password: 'correct horse 1',
+      options: { captchaToken: DUMMY_TOKEN },
+    })
+    await client().auth.signInWithOtp({ email, options: { captchaToken: DUMMY_TOKEN } })
     const magic = linkAndCode(await lastMail(email)).link!.searchParams.get('token_hash')!
     expect((await post('/verify', { type: 'recovery', token_hash: magic })).status).toBe(403)
     await post('/recover', { email })
@@ -117,7 +133,10 @@ describe('passwordless sign-in (POST /otp, POST /verify)', () => {
 
   it('with create_user false an unknown address gets 422 otp_disabled, no account and no e-mail', async () => {
     const email = unique()
-    const res = await client().auth.signInWithOtp({ email, options: { shouldCreateUser: false } })
+    const res = await client().auth.signInWithOtp({
+      email,
+      options: { captchaToken: DUMMY_TOKEN, shouldCreateUser: false },
+    })
     expect(res.error).toMatchObject({
       status: 422,
       code: 'otp_disabled',
@@ -151,7 +170,7 @@ describe('passwordless sign-in (POST /otp, POST /verify)', () => {
 
   it('throttles wrong codes: five per e-mail, then 429 even for the right one', async () => {
     const email = unique()
-    await client().auth.signInWithOtp({ email })
+    await client().auth.signInWithOtp({ email, options: { captchaToken: DUMMY_TOKEN } })
     const { code } = linkAndCode(await lastMail(email))
     // the failures from here on count in one window (the mail's wait runs on the real clock)
     midWindow(900)
@@ -192,9 +211,17 @@ describe('passwordless sign-in (POST /otp, POST /verify)', () => {
 describe('POST /resend', () => {
   it('validates the body and answers {} without sending: nothing is ever pending', async () => {
     const email = unique()
-    await client().auth.signUp({ email, password: 'correct horse 1' })
+    await client().auth.signUp({
+      email,
+      password: 'correct horse 1',
+      options: { captchaToken: DUMMY_TOKEN },
+    })
     for (const type of ['signup', 'email_change'] as const) {
-      const res = await client().auth.resend({ type, email })
+      const res = await client().auth.resend({
+        type,
+        email,
+        options: { captchaToken: DUMMY_TOKEN },
+      })
       expect(res.error).toBeNull()
     }
     const raw = await post('/resend', { type: 'signup', email: unique() })
@@ -214,7 +241,11 @@ describe('reauthentication (GET /reauthenticate, PUT /user with a nonce)', () =>
   it('e-mails a nonce that lets updateUser change the password once; a wrong one gets 400', async () => {
     const supabase = client()
     const email = unique()
-    const up = await supabase.auth.signUp({ email, password: 'correct horse 1' })
+    const up = await supabase.auth.signUp({
+      email,
+      password: 'correct horse 1',
+      options: { captchaToken: DUMMY_TOKEN },
+    })
     expect(up.error).toBeNull()
     expect((await api('/reauthenticate')).status).toBe(401)
 
@@ -250,7 +281,11 @@ describe('reauthentication (GET /reauthenticate, PUT /user with a nonce)', () =>
   it('throttles wrong nonces per user and keeps sign-in codes out of PUT /user', async () => {
     const supabase = client()
     const email = unique()
-    const { data } = await supabase.auth.signUp({ email, password: 'correct horse 1' })
+    const { data } = await supabase.auth.signUp({
+      email,
+      password: 'correct horse 1',
+      options: { captchaToken: DUMMY_TOKEN },
+    })
     const bearer = { Authorization: `Bearer ${data.session!.access_token}` }
     // a sign-in code from /otp is no reauthentication nonce
     await post('/otp', { email })

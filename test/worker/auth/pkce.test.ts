@@ -1,13 +1,15 @@
 import { env } from 'cloudflare:test'
 import { decodeJwt } from 'jose'
 import { describe, expect, it } from 'vitest'
+import { DUMMY_TOKEN, withCaptchaFor } from '../challenge'
 import { api, client, SITE, unique as uniqueEmail } from './helpers'
 import { mailsTo } from '../inbox'
 
 const unique = () => uniqueEmail('pkce')
 
+/** A post as supabase-js makes it: with its captcha where the endpoint wants one. */
 const post = (path: string, body: unknown) =>
-  api(path, { method: 'POST', body: JSON.stringify(body) })
+  api(path, { method: 'POST', body: JSON.stringify(withCaptchaFor(path, body)) })
 
 /** The link and six-digit code of the newest e-mail to the address (sent after the answer). */
 async function lastMail(to: string, count = 1) {
@@ -55,7 +57,10 @@ describe('PKCE with @supabase/supabase-js (flowType: pkce)', () => {
     const email = unique()
     const sent = await supabase.auth.signInWithOtp({
       email,
-      options: { emailRedirectTo: `${SITE}/auth/callback?next=/account` },
+      options: {
+        captchaToken: DUMMY_TOKEN,
+        emailRedirectTo: `${SITE}/auth/callback?next=/account`,
+      },
     })
     expect(sent.error).toBeNull()
     const { link, code: sixDigits } = await lastMail(email)
@@ -84,10 +89,15 @@ describe('PKCE with @supabase/supabase-js (flowType: pkce)', () => {
 
   it('resetPasswordForEmail e-mails a code link that exchanges for a recovery session', async () => {
     const email = unique()
-    await client().auth.signUp({ email, password: 'correct horse 1' })
+    await client().auth.signUp({
+      email,
+      password: 'correct horse 1',
+      options: { captchaToken: DUMMY_TOKEN },
+    })
     const supabase = client({ flowType: 'pkce' })
     const sent = await supabase.auth.resetPasswordForEmail(email, {
       redirectTo: `${SITE}/auth/reset`,
+      captchaToken: DUMMY_TOKEN,
     })
     expect(sent.error).toBeNull()
     const { link } = await lastMail(email)
@@ -105,6 +115,7 @@ describe('PKCE with @supabase/supabase-js (flowType: pkce)', () => {
     const up = await client({ flowType: 'pkce' }).auth.signUp({
       email,
       password: 'correct horse 1',
+      options: { captchaToken: DUMMY_TOKEN },
     })
     expect(up.error).toBeNull()
     expect(up.data.session?.access_token).toBeTruthy()
@@ -113,7 +124,7 @@ describe('PKCE with @supabase/supabase-js (flowType: pkce)', () => {
   it('a wrong verifier or an unknown code is refused with GoTrue errors', async () => {
     const supabase = client({ flowType: 'pkce' })
     const email = unique()
-    await supabase.auth.signInWithOtp({ email })
+    await supabase.auth.signInWithOtp({ email, options: { captchaToken: DUMMY_TOKEN } })
     const { link } = await lastMail(email)
     // without redirect_to the link goes to the site itself, as GoTrue's to its SITE_URL
     expect(link.origin + link.pathname).toBe(`${SITE}/`)
@@ -183,7 +194,11 @@ describe('PKCE over HTTP (POST /otp, /recover with code_challenge; grant_type=pk
 
   it('takes the plain method, and refuses an expired flow', async () => {
     const email = unique()
-    await client().auth.signUp({ email, password: 'correct horse 1' })
+    await client().auth.signUp({
+      email,
+      password: 'correct horse 1',
+      options: { captchaToken: DUMMY_TOKEN },
+    })
     const verifier = 'v'.repeat(50)
     await post('/recover', { email, code_challenge: verifier, code_challenge_method: 'plain' })
     const { link } = await lastMail(email)

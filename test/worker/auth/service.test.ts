@@ -1,6 +1,7 @@
 import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test'
 import { decodeJwt, decodeProtectedHeader, exportJWK, generateKeyPair, SignJWT } from 'jose'
 import { describe, expect, it } from 'vitest'
+import { DUMMY_TOKEN, withCaptcha } from '../challenge'
 import { api, client, SITE, unique as uniqueEmail } from './helpers'
 import app from '../../../worker/index'
 
@@ -13,7 +14,7 @@ describe('built-in auth service with @supabase/supabase-js', () => {
     const up = await supabase.auth.signUp({
       email,
       password: 'correct horse 1',
-      options: { data: { name: 'Ada' } },
+      options: { captchaToken: DUMMY_TOKEN, data: { name: 'Ada' } },
     })
     expect(up.error).toBeNull()
     expect(up.data.user?.email).toBe(email)
@@ -69,16 +70,28 @@ describe('built-in auth service with @supabase/supabase-js', () => {
 
   it('answers wrong passwords and duplicates with GoTrue error shapes', async () => {
     const email = unique()
-    await client().auth.signUp({ email, password: 'correct horse 1' })
+    await client().auth.signUp({
+      email,
+      password: 'correct horse 1',
+      options: { captchaToken: DUMMY_TOKEN },
+    })
     const wrong = await client().auth.signInWithPassword({ email, password: 'nope nope nope' })
     expect(wrong.error).toMatchObject({
       status: 400,
       code: 'invalid_credentials',
       message: 'Invalid login credentials',
     })
-    const again = await client().auth.signUp({ email, password: 'correct horse 1' })
+    const again = await client().auth.signUp({
+      email,
+      password: 'correct horse 1',
+      options: { captchaToken: DUMMY_TOKEN },
+    })
     expect(again.error).toMatchObject({ status: 422, code: 'user_already_exists' })
-    const weak = await client().auth.signUp({ email: unique(), password: 'short' })
+    const weak = await client().auth.signUp({
+      email: unique(),
+      password: 'short',
+      options: { captchaToken: DUMMY_TOKEN },
+    })
     expect(weak.error).toMatchObject({ status: 422, code: 'weak_password' })
     const raw = await api('/token?grant_type=password', {
       method: 'POST',
@@ -115,7 +128,11 @@ const userStatus = async (accessToken: string) =>
 describe('refresh tokens', () => {
   it('rotate; a spent one reused after the reuse interval ends the whole session', async () => {
     const email = unique()
-    const { data } = await client().auth.signUp({ email, password: 'correct horse 1' })
+    const { data } = await client().auth.signUp({
+      email,
+      password: 'correct horse 1',
+      options: { captchaToken: DUMMY_TOKEN },
+    })
     const first = data.session!.refresh_token
     const next = await refresh(first)
     expect(next.status).toBe(200)
@@ -136,7 +153,11 @@ describe('refresh tokens', () => {
   })
 
   it('twenty refreshes of one token at once all get a working session', async () => {
-    const { data } = await client().auth.signUp({ email: unique(), password: 'correct horse 1' })
+    const { data } = await client().auth.signUp({
+      email: unique(),
+      password: 'correct horse 1',
+      options: { captchaToken: DUMMY_TOKEN },
+    })
     const answers = await Promise.all(
       Array.from({ length: 20 }, () => refresh(data.session!.refresh_token)),
     )
@@ -158,7 +179,11 @@ describe('refresh tokens', () => {
   })
 
   it('with AUTH_REFRESH_REUSE_INTERVAL = 0 any reuse ends the session', async () => {
-    const { data } = await client().auth.signUp({ email: unique(), password: 'correct horse 1' })
+    const { data } = await client().auth.signUp({
+      email: unique(),
+      password: 'correct horse 1',
+      options: { captchaToken: DUMMY_TOKEN },
+    })
     const run = async (refreshToken: string) => {
       const ctx = createExecutionContext()
       const res = await app.fetch(
@@ -196,7 +221,11 @@ describe('tokens the service refuses', () => {
     `403 bad_jwt: invalid JWT: unable to parse or verify signature, ${why}`
 
   it('rejects tampered, unsigned, wrongly-signed, foreign, expired and unknown-key tokens', async () => {
-    const { data } = await client().auth.signUp({ email: unique(), password: 'correct horse 1' })
+    const { data } = await client().auth.signUp({
+      email: unique(),
+      password: 'correct horse 1',
+      options: { captchaToken: DUMMY_TOKEN },
+    })
     const good = data.session!.access_token
     expect(await withToken(good)).toBe(200)
     const [h, p, s] = good.split('.')
@@ -280,7 +309,7 @@ describe('tokens the service refuses', () => {
       new Request(`${SITE}/auth/v1/signup`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ email: unique(), password: 'correct horse 1' }),
+        body: JSON.stringify(withCaptcha({ email: unique(), password: 'correct horse 1' })),
       }),
       { ...env, ENVIRONMENT: 'production' },
       ctx,

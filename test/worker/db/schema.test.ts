@@ -1,5 +1,6 @@
 import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
+import { challengeFields } from '../../../client/schemas/challenge'
 import { ContactSchema, EmailSignupSchema, GuideRequestSchema } from '../../../client/schemas/leads'
 
 // One source per data shape: what a schema validates is what the table stores. A field added to
@@ -10,9 +11,9 @@ async function columns(table: string) {
   return new Set(results.map((r) => r.name))
 }
 
-/** The fields a schema stores: all but the honeypot, plus the page language. */
+/** The fields a schema stores: all but the honeypot and the challenge token, plus the language. */
 const stored = (entries: Record<string, unknown>) => [
-  ...Object.keys(entries).filter((k) => k !== 'website'),
+  ...Object.keys(entries).filter((k) => k !== 'website' && !(k in challengeFields)),
   'language',
 ]
 

@@ -1,6 +1,7 @@
 import { env, SELF } from 'cloudflare:test'
 import { expect } from 'vitest'
 import { client, codeFor, SITE, unique } from '../auth/helpers'
+import { DUMMY_TOKEN } from '../challenge'
 import { postForm } from '../privacy/helpers'
 
 /** What the desk tests share: people with and without the staff role and a second factor. */
@@ -12,7 +13,12 @@ const cookieOf = (session: { access_token: string; refresh_token: string }) =>
 export async function person(opts: { staff: boolean; secondFactor: boolean }) {
   const supabase = client()
   const email = unique('desk')
-  expect((await supabase.auth.signUp({ email, password: 'correct horse 1' })).error).toBeNull()
+  const signedUp = await supabase.auth.signUp({
+    email,
+    password: 'correct horse 1',
+    options: { captchaToken: DUMMY_TOKEN },
+  })
+  expect(signedUp.error).toBeNull()
   if (opts.staff)
     await env.DB.prepare(`UPDATE auth_users SET app_metadata = '{"role":"agency"}' WHERE email = ?`)
       .bind(email)

@@ -11,16 +11,18 @@ import type { Bindings } from '../../../worker/bindings'
 import { consumeMail, requeueStale, sendDigest } from '../../../worker/mail/queue'
 import { deliver, MAX_ATTEMPTS } from '../../../worker/mail/deliver'
 import type { MailJob } from '../../../worker/mail/enqueue'
+import { withTokenFor } from '../challenge'
 import { outboxRows } from '../inbox'
 import { delivered, queuedRow, rowById, settled, unique } from './helpers'
 
 const SITE = 'https://example.com'
 let ip = 0
+/** JSON as the site's islands post it (with a challenge token where the form e-mails). */
 const post = (path: string, body: unknown) =>
   SELF.fetch(SITE + path, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', 'CF-Connecting-IP': `192.0.2.${++ip % 250}` },
-    body: JSON.stringify(body),
+    body: JSON.stringify(withTokenFor(path, body)),
   })
 
 afterEach(() => vi.restoreAllMocks())

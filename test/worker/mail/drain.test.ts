@@ -10,6 +10,7 @@ import type { Bindings } from '../../../worker/bindings'
 import app from '../../../worker/index'
 import type { MailJob } from '../../../worker/mail/enqueue'
 import { consumeMail } from '../../../worker/mail/queue'
+import { withToken } from '../challenge'
 
 // 200 sign-ups against a provider that fails 30 % of its calls (503), the queue's retries played
 // out on a simulated clock: every e-mail is delivered exactly once, none is lost.
@@ -37,7 +38,9 @@ describe('200 sign-ups, a provider failing 30 % of calls', () => {
         send: async (body: MailJob, options?: QueueSendOptions) =>
           void queued.push({ id: body.id, attempts: 1, at: clock + (options?.delaySeconds ?? 0) }),
       } as unknown as Queue<MailJob>
-      const site: Bindings = { ...env, MAIL_QUEUE: queue }
+      // 200 e-mails to new addresses in an hour are a surge the site holds for the agency
+      // (MAIL_UNCONFIRMED_HOURLY_LIMIT): this test is about delivery, so the ceiling is raised
+      const site: Bindings = { ...env, MAIL_QUEUE: queue, MAIL_UNCONFIRMED_HOURLY_LIMIT: '1000' }
       const run = crypto.randomUUID().slice(0, 6)
       const started = Date.now()
       for (let i = 0; i < 200; i++) {
@@ -49,11 +52,13 @@ describe('200 sign-ups, a provider failing 30 % of calls', () => {
               'Content-Type': 'application/json',
               'CF-Connecting-IP': `10.${i % 250}.0.1`,
             },
-            body: JSON.stringify({
-              name: 'Drain',
-              email: `drain-${run}-${i}@example.org`,
-              source: 'website',
-            }),
+            body: JSON.stringify(
+              withToken({
+                name: 'Drain',
+                email: `drain-${run}-${i}@example.org`,
+                source: 'website',
+              }),
+            ),
           }),
           site,
           ctx,

@@ -91,6 +91,8 @@ const row = (kind: MailKind, language: Lang, data = SAMPLES[kind]): OutboxRow =>
   created_at: '',
   updated_at: '',
   sent_at: null,
+  hold_reason: null,
+  unconfirmed: 0,
 })
 
 const KINDS = Object.keys(TEMPLATES) as MailKind[]

@@ -1,6 +1,7 @@
 import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
 import { generationsBookmark } from '../../../worker/content/generations'
+import { withToken } from '../challenge'
 import app from '../../../worker/index'
 
 // One D1 session per request (worker/middleware/d1-session.ts). The worker gets a D1 binding
@@ -43,7 +44,8 @@ const book = (body: unknown, cookie?: string) =>
       'CF-Connecting-IP': `198.51.100.${++ip}`,
       ...(cookie ? { Cookie: cookie } : {}),
     },
-    body: JSON.stringify(body),
+    // as the booking island posts it, with its challenge token
+    body: JSON.stringify(withToken(body)),
   })
 
 const slotsOf = (body: string) => (JSON.parse(body) as { slots: string[] }).slots

@@ -80,6 +80,11 @@ export function DeskBookingsPage({
                       <a href={`mailto:${b.email}`} className="text-brand-700">
                         {b.email}
                       </a>
+                      {b.unchecked && (
+                        <span className="block text-xs font-semibold text-amber-800" dir="auto">
+                          {t('desk.unchecked')}
+                        </span>
+                      )}
                     </dd>
                     <dt className="font-semibold">{t('desk_bookings.language')}</dt>
                     <dd className="m-0">{languageName(lang, b.language)}</dd>

@@ -85,9 +85,17 @@ export function DeskHeader({
   titleLang?: string
   section: (typeof DESK_SECTIONS)[number]['href']
 }) {
-  const { t } = usePage()
+  const { t, heldMail } = usePage()
   return (
     <section className="bg-gradient-to-b from-brand-50 to-white">
+      {heldMail > 0 && section !== '/desk/mail' && (
+        <p role="status" className="m-0 bg-amber-100 px-4 py-2 text-center text-sm text-amber-900">
+          {t.plural('desk.held_mail.title', heldMail)}{' '}
+          <a href="/desk/mail?status=held" className="font-semibold text-amber-900 underline">
+            {t('desk.held_mail.show')}
+          </a>
+        </p>
+      )}
       <div className="container py-8">
         <nav aria-label={t('desk.eyebrow')}>
           <ul className="m-0 flex list-none flex-wrap gap-2 p-0">
@@ -217,6 +225,11 @@ function LeadTable({ leads }: { leads: LeadRow[] }) {
             <td className="max-w-xs text-ink-700">
               {l.status ? statuses[l.status] : ''}
               {l.detail}
+              {l.unchecked ? (
+                <span className="mt-1 block text-xs font-semibold text-amber-800">
+                  {t('desk.unchecked')}
+                </span>
+              ) : null}
             </td>
             <td>{l.handled_at ? yes : no}</td>
           </tr>

@@ -1,4 +1,5 @@
 import type { OutboxRow } from '../../db/outbox'
+import type { MailDone } from '../mail'
 import { formatDateTime } from '../../i18n/format'
 import { usePage } from '../../render/context'
 import { DeskHeader, DeskNotice, DeskTable } from './leads'
@@ -8,7 +9,7 @@ type MailLine = Pick<
   'id' | 'created_at' | 'kind' | 'to_address' | 'subject' | 'status' | 'attempts' | 'last_error'
 > & { resendable: boolean }
 
-const STATUSES = ['queued', 'sending', 'sent', 'failed', 'suppressed'] as const
+const STATUSES = ['queued', 'sending', 'sent', 'failed', 'suppressed', 'held'] as const
 
 /** The outbox: each e-mail with its status, attempts and error; failed ones can go again. */
 export function DeskMailPage({
@@ -20,9 +21,9 @@ export function DeskMailPage({
   status?: string
   mails: MailLine[]
   next: number | null
-  done: boolean
+  done?: MailDone
 }) {
-  const { t, lang, config } = usePage()
+  const { t, lang, config, heldMail } = usePage()
   const when = (iso: string) => formatDateTime(lang, iso, config.timeZone)
   return (
     <>
@@ -43,7 +44,35 @@ export function DeskMailPage({
             ))}
           </ul>
         </nav>
-        {done && <DeskNotice>{t('desk.resent')}</DeskNotice>}
+        {done && <DeskNotice>{t(`desk.mail_done.${done}`)}</DeskNotice>}
+        {heldMail > 0 && (
+          <section
+            aria-labelledby="held-mail-title"
+            className="rounded-xl border border-amber-300 bg-amber-50 p-4"
+          >
+            <h2 id="held-mail-title" className="m-0 text-lg font-bold text-amber-900">
+              {t.plural('desk.held_mail.title', heldMail)}
+            </h2>
+            <p className="m-0 mt-1 text-sm text-amber-900">{t('desk.held_mail.text')}</p>
+            <div className="mt-3 flex flex-wrap gap-2">
+              {status !== 'held' && (
+                <a href="/desk/mail?status=held" className="btn-ghost px-3 py-1.5 text-sm">
+                  {t('desk.held_mail.show')}
+                </a>
+              )}
+              <form method="post" action="/desk/mail/held/release">
+                <button type="submit" className="btn-primary px-3 py-1.5 text-sm">
+                  {t('desk.held_mail.release')}
+                </button>
+              </form>
+              <form method="post" action="/desk/mail/held/drop">
+                <button type="submit" className="btn-ghost px-3 py-1.5 text-sm">
+                  {t('desk.held_mail.drop')}
+                </button>
+              </form>
+            </div>
+          </section>
+        )}
         {mails.length === 0 ? (
           <p className="m-0 text-ink-600">{t('desk.no_mail')}</p>
         ) : (

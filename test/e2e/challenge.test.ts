@@ -1,0 +1,251 @@
+import { describe, expect, inject, it } from 'vitest'
+import ar from '../../locales/ar.json'
+import en from '../../locales/en.json'
+import { island, PHONE, useBrowser } from './browser'
+import { query } from './d1'
+import { mailTo } from './inbox'
+
+// The forms that e-mail a typed address, used as a visitor uses them at 390 px: each gets its
+// Turnstile token from the widget (the local stand-in of scripts/lib/turnstile-standin.mjs),
+// and the server checks it. Then what a visitor sees when a check is refused, and without
+// JavaScript.
+
+const { open } = useBrowser()
+const unique = (tag: string) => `${tag}-${crypto.randomUUID().slice(0, 8)}@example.org`
+const DICTS = { en, ar }
+type Page = Awaited<ReturnType<typeof open>>
+
+/** The notice currently shown: its title and text. */
+async function notice(page: Page, role: 'status' | 'alert' = 'status') {
+  const card = page.locator(`.notice-host [role=${role}] .notice`).first()
+  await card.waitFor({ timeout: 15_000 })
+  return {
+    title: await card.locator('.notice-title').textContent(),
+    text: await card.locator('.notice-text').textContent(),
+  }
+}
+
+/** How many times siteverify was asked about `token` (the stand-in keeps each call). */
+const verifications = async (token = 'XXXX.DUMMY.TOKEN.XXXX') =>
+  (
+    (await (
+      await fetch(`${inject('turnstileURL')}/__standin/verifications?token=${token}`)
+    ).json()) as unknown[]
+  ).length
+
+describe.each(['en', 'ar'] as const)('the forms pass their challenge in %s, at 390 px', (lang) => {
+  const t = DICTS[lang]
+
+  it('footer newsletter, guide, booking: each checked once, then stored and e-mailed', async () => {
+    const before = await verifications()
+    const page = await open(`/?lang=${lang}`, { viewport: PHONE })
+    expect(page.errors).toEqual([])
+
+    const newsletter = unique(`news-${lang}`)
+    const box = await island(page, 'newsletter-form')
+    await box.getByLabel(t.footer.newsletter_email).fill(newsletter)
+    await box.getByRole('button', { name: t.footer.newsletter_submit }).click()
+    expect((await notice(page)).title).toBe(t.notices.newsletter_title)
+    await mailTo(newsletter, new RegExp(t.mail.optin_subject))
+
+    const reader = unique(`guide-${lang}`)
+    const picker = await island(page, 'guide-picker')
+    await picker.getByRole('button', { name: t.home.guides[0].title }).click()
+    await picker.getByLabel(t.home.guide_name).fill('Guide Reader')
+    await picker.getByLabel(t.home.guide_email).fill(reader)
+    await Promise.all([
+      page.waitForEvent('download'),
+      picker.getByRole('button', { name: t.home.guide_submit }).click(),
+    ])
+    await mailTo(reader, /./)
+    expect(await verifications()).toBeGreaterThanOrEqual(before + 2)
+
+    const guest = unique(`book-${lang}`)
+    await page.goto(`/book?lang=${lang}`)
+    const form = await island(page, 'booking-form')
+    // the last day shown, a time at random: the other tests book days nearer
+    const days = page.locator('div[role=group]').getByRole('button')
+    await days.last().click()
+    const times = page.getByRole('radio')
+    const slot = await times
+      .nth(Math.floor(Math.random() * (await times.count())))
+      .getAttribute('value')
+    await page.locator(`label:has(input[value="${slot}"])`).click()
+    await form.getByLabel(t.booking.name).fill('Booker')
+    await form.getByLabel(t.booking.email).fill(guest)
+    await form.getByRole('button', { name: t.booking.submit }).click()
+    await form.getByRole('heading', { name: t.booking.confirmed_title }).waitFor()
+    await mailTo(guest, /./)
+    expect(page.errors).toEqual([])
+    await page.context().close()
+  })
+
+  it('sign-up, sign-in link and password reset: the page’s form sends its token on', async () => {
+    const email = unique(`account-${lang}`)
+    const page = await open(`/auth?mode=sign-up&lang=${lang}`, { viewport: PHONE })
+    await page.locator('main').getByLabel(t.auth.email).fill(email)
+    await page.locator('main').getByLabel(t.auth.password).fill('correct horse 1')
+    await page.locator('main form').getByRole('button', { name: t.auth.sign_up }).click()
+    await page.waitForURL((url) => !url.pathname.startsWith('/auth/sign-up'))
+    // signed up: no refusal on the page it lands on (the sign-up's own, or the site)
+    expect(await page.locator('main p[role=alert]').count()).toBe(0)
+    expect(new URL(page.url()).searchParams.get('error')).toBeNull()
+    await page.context().close()
+
+    const magic = await open(`/auth?mode=magic&lang=${lang}`, { viewport: PHONE })
+    await magic.locator('main').getByLabel(t.auth.email).fill(email)
+    await magic.getByRole('button', { name: t.auth.magic_send }).click()
+    await magic.getByText(t.auth.magic_sent).waitFor()
+    await mailTo(email, new RegExp(t.auth.magic_link_subject))
+    await magic.goto(`/auth?mode=forgot&lang=${lang}`)
+    await magic.locator('main').getByLabel(t.auth.email).fill(email)
+    await magic.getByRole('button', { name: t.auth.send_link }).click()
+    await magic.getByText(t.auth.sent).waitFor()
+    await mailTo(email, new RegExp(t.auth.recovery_subject))
+    expect(magic.errors).toEqual([])
+    await magic.context().close()
+  })
+
+  it('a data request sends its link', async () => {
+    const email = unique(`data-${lang}`)
+    const page = await open(`/privacy/request?lang=${lang}`, { viewport: PHONE })
+    await page.locator('main').getByLabel(t.privacy_request.email_label).fill(email)
+    await page.getByRole('button', { name: t.privacy_request.submit }).click()
+    await page.getByRole('heading', { name: t.privacy_request.sent_title }).waitFor()
+    await mailTo(email, /./)
+    await page.context().close()
+  })
+})
+
+describe('a refused check: said in the visitor’s language, the form as typed', () => {
+  const cases = [
+    ['standin-case:invalid', 'challenge_failed'],
+    ['standin-case:duplicate', 'challenge_expired'],
+    ['standin-case:hostname', 'challenge_failed'],
+    ['standin-case:action', 'challenge_failed'],
+    ['standin-case:not-json', 'challenge_unavailable'],
+    ['standin-case:timeout', 'challenge_unavailable'],
+  ] as const
+  it.each(cases)('the newsletter box with %s', async (token, key) => {
+    const lang = key === 'challenge_failed' ? 'ar' : 'en'
+    const t = DICTS[lang]
+    const email = unique('refused')
+    const page = await open(`/faq?lang=${lang}`, { viewport: PHONE })
+    await page.addInitScript((tok) => {
+      ;(window as unknown as { __TURNSTILE_STANDIN__: unknown }).__TURNSTILE_STANDIN__ = {
+        token: tok,
+      }
+    }, token)
+    await page.reload()
+    const box = await island(page, 'newsletter-form')
+    await box.getByLabel(t.footer.newsletter_email).fill(email)
+    await box.getByRole('button', { name: t.footer.newsletter_submit }).click()
+    expect(await notice(page, 'alert')).toEqual({
+      title: t.notices.error_title,
+      text: t.errors[key],
+    })
+    expect(await box.getByLabel(t.footer.newsletter_email).inputValue()).toBe(email)
+    expect(await query(`SELECT email FROM subscribers WHERE email = '${email}'`)).toEqual([])
+    await page.context().close()
+  })
+
+  it('the data request form comes back with the address and the choice typed', async () => {
+    const t = ar
+    const email = unique('refused-data')
+    const page = await open('/privacy/request?lang=ar', { viewport: PHONE })
+    await page.addInitScript(() => {
+      ;(window as unknown as { __TURNSTILE_STANDIN__: unknown }).__TURNSTILE_STANDIN__ = {
+        token: 'standin-case:invalid',
+      }
+    })
+    await page.reload()
+    await page.locator('main').getByLabel(t.privacy_request.email_label).fill(email)
+    await page.getByLabel(t.privacy_request.erase).check()
+    await page.getByRole('button', { name: t.privacy_request.submit }).click()
+    await page.waitForURL((url) => url.searchParams.get('error') === 'invalid')
+    await page.getByText(t.errors.challenge_failed).waitFor()
+    expect(await page.locator('main').getByLabel(t.privacy_request.email_label).inputValue()).toBe(
+      email,
+    )
+    expect(await page.getByLabel(t.privacy_request.erase).isChecked()).toBe(true)
+    await page.context().close()
+  })
+})
+
+describe('without JavaScript', () => {
+  it('keeps the sign-up, e-mails nothing, and says so', async () => {
+    const email = unique('nojs')
+    const page = await open('/pricing', { javaScript: false, viewport: PHONE })
+    await page.locator('#newsletter-email').fill(email)
+    await page.locator('footer').getByRole('button', { name: en.footer.newsletter_submit }).click()
+    await page.waitForURL('**/api/newsletter')
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(
+      en.notices.newsletter_unchecked_title,
+    )
+    expect(
+      await query(`SELECT status, unchecked FROM subscribers WHERE email = '${email}'`),
+    ).toEqual([{ status: 'pending', unchecked: 1 }])
+    expect(await query(`SELECT id FROM mail_outbox WHERE to_address = '${email}'`)).toEqual([])
+    await page.context().close()
+  })
+})
+
+describe('supabase-js against the built-in service, in Chromium', () => {
+  it('signs up with options.captchaToken from the widget, and is refused without one', async () => {
+    const page = await open('/about', { viewport: PHONE, bypassCSP: true })
+    // the official client, as a site of the agency's own would load it, and the widget's script
+    await page.addScriptTag({
+      path: 'node_modules/@supabase/supabase-js/dist/umd/supabase.js',
+    })
+    await page.addScriptTag({
+      url: `${inject('turnstileURL')}/turnstile/v0/api.js?render=explicit`,
+    })
+    const email = unique('sdk')
+    const outcome = await page.evaluate(
+      async ({ email, siteKey }) => {
+        type Answer = {
+          error: { status?: number; code?: string } | null
+          data: { user: { email?: string } | null }
+        }
+        const w = window as unknown as {
+          supabase: {
+            createClient: (
+              url: string,
+              key: string,
+              o: unknown,
+            ) => { auth: { signUp: (a: unknown) => Promise<Answer> } }
+          }
+          turnstile: { render: (el: HTMLElement, p: unknown) => string }
+        }
+        const client = w.supabase.createClient(location.origin, 'anon-key', {
+          auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+        })
+        const refused = await client.auth.signUp({
+          email: `no-token-${email}`,
+          password: 'correct horse 1',
+        })
+        const slot = document.body.appendChild(document.createElement('div'))
+        const captchaToken = await new Promise<string>((resolve) =>
+          w.turnstile.render(slot, { sitekey: siteKey, action: 'sign-up', callback: resolve }),
+        )
+        const signed = await client.auth.signUp({
+          email,
+          password: 'correct horse 1',
+          options: { captchaToken },
+        })
+        return {
+          refused: refused.error && { status: refused.error.status, code: refused.error.code },
+          error: signed.error,
+          email: signed.data.user?.email,
+        }
+      },
+      { email, siteKey: '1x00000000000000000000AA' },
+    )
+    expect(outcome).toEqual({
+      refused: { status: 400, code: 'captcha_failed' },
+      error: null,
+      email,
+    })
+    await page.context().close()
+  })
+})
