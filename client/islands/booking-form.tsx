@@ -28,6 +28,8 @@ export type BookingFormProps = {
     confirmedTitle: string
     /** "{{email}}" and "{{when}}" are filled in. */
     confirmedText: string
+    /** The same, when no confirmation could go (the address is over the day's ceiling). */
+    confirmedNotMailedText: string
     addCalendar: string
     /** The link to the booking's own page: reschedule or cancel. */
     manage: string
@@ -37,7 +39,13 @@ export type BookingFormProps = {
   notices: ErrorTexts & { missingText: string; slotRequired: string }
 }
 
-type Confirmed = { when: string; icsUrl: string; manageUrl?: string; email: string }
+type Confirmed = {
+  when: string
+  icsUrl: string
+  manageUrl?: string
+  email: string
+  mailed?: boolean
+}
 
 /** Neither the zone nor hydration changes while the page is open. */
 const noChanges = () => () => {}
@@ -126,7 +134,9 @@ function BookingForm({
     const { name = '', email = '', notes = '', website = '' } = formValues(event.currentTarget)
     if (!slot) return form.missing(notices.slotRequired)
     if (!name.trim() || !email.trim()) return form.missing(notices.missingText)
-    await form.submit<{ booking: { when: string; icsUrl: string; manageUrl?: string } }>(
+    await form.submit<{
+      booking: { when: string; icsUrl: string; manageUrl?: string; mailed?: boolean }
+    }>(
       '/api/bookings',
       { slot, name, email, notes, timeZone: zone, website },
       ({ booking }) => {
@@ -150,7 +160,7 @@ function BookingForm({
         <Icon name="check" className="h-10 w-10 text-brand-700" />
         <h2 className="m-0 mt-3 text-2xl font-bold">{labels.confirmedTitle}</h2>
         <p className="m-0 mt-2 text-lg text-ink-700">
-          {labels.confirmedText
+          {(confirmed.mailed === false ? labels.confirmedNotMailedText : labels.confirmedText)
             .replace('{{email}}', confirmed.email)
             .replace('{{when}}', confirmed.when)}
         </p>

@@ -66,7 +66,7 @@ function GuidePicker({ guides, labels, notices, challenge }: GuidePickerProps) {
     event.preventDefault()
     const { name = '', email = '', website = '' } = formValues(event.currentTarget)
     if (!name.trim() || !email.trim()) return form.missing(notices.missingText)
-    await form.submit<{ downloadUrl: string }>(
+    await form.submit<{ downloadUrl: string; mailed?: boolean }>(
       '/api/guide-requests',
       { name, email, guide: guide.slug, website },
       (answer) => {
@@ -74,7 +74,11 @@ function GuidePicker({ guides, labels, notices, challenge }: GuidePickerProps) {
         download(answer.downloadUrl)
         notify({
           title: notices.downloadTitle,
-          description: notices.downloadText.replace('{{title}}', guide.title),
+          // downloaded, but not e-mailed (the address is over the day's ceiling): said so
+          description:
+            answer.mailed === false
+              ? notices.mailNotSent
+              : notices.downloadText.replace('{{title}}', guide.title),
         })
         reportLead('guide')
       },

@@ -38,10 +38,10 @@ function NewsletterForm({ labels, notices, challenge }: NewsletterFormProps) {
     event.preventDefault()
     const { email = '', website = '' } = formValues(event.currentTarget)
     if (!email.trim()) return form.missing(notices.missingText)
-    await form.submit<{ alreadySubscribed: boolean }>(
+    await form.submit<{ alreadySubscribed: boolean; mailed?: boolean }>(
       '/api/newsletter',
       { email, website },
-      ({ alreadySubscribed }) => announceSubscription(notices, alreadySubscribed, 'newsletter'),
+      (answer) => announceSubscription(notices, answer, 'newsletter'),
     )
   }
 

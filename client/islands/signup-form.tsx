@@ -40,10 +40,10 @@ function SignupForm({ labels, notices, challenge }: SignupFormProps) {
     event.preventDefault()
     const { name = '', email = '', website = '' } = formValues(event.currentTarget)
     if (!name.trim() || !email.trim()) return form.missing(notices.missingText)
-    await form.submit<{ alreadySubscribed: boolean }>(
+    await form.submit<{ alreadySubscribed: boolean; mailed?: boolean }>(
       '/api/email-signup',
       { name, email, source: 'website', website },
-      ({ alreadySubscribed }) => announceSubscription(notices, alreadySubscribed, 'welcome_popup'),
+      (answer) => announceSubscription(notices, answer, 'welcome_popup'),
     )
   }
 

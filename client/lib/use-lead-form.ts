@@ -13,6 +13,8 @@ export type ErrorTexts = {
   missingTitle: string
   /** The challenge's widget could not run (its script blocked, the widget failed). */
   challengeFailed: string
+  /** Stored, but no e-mail went: the address is over the day's ceiling (worker/db/outbox.ts). */
+  mailNotSent: string
 }
 
 /**
@@ -102,11 +104,15 @@ export type SubscribeNotices = {
 
 /** The answer to a subscription, as SPEC §8 words it; a new subscriber is a lead to report. */
 export function announceSubscription(
-  n: SubscribeNotices,
-  alreadySubscribed: boolean,
+  n: SubscribeNotices & Pick<ErrorTexts, 'mailNotSent'>,
+  answer: { alreadySubscribed: boolean; mailed?: boolean },
   form: string,
 ) {
-  if (alreadySubscribed) return notify({ title: n.alreadyTitle, description: n.alreadyText })
-  notify({ title: n.successTitle, description: n.successText })
+  if (answer.alreadySubscribed) return notify({ title: n.alreadyTitle, description: n.alreadyText })
+  // on the list, but the e-mail that confirms did not go: said, not promised
+  notify({
+    title: n.successTitle,
+    description: answer.mailed === false ? n.mailNotSent : n.successText,
+  })
   reportLead(form)
 }

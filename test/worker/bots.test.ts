@@ -482,3 +482,29 @@ describe('the desk and the held e-mails', () => {
     ).toEqual({ status: 'suppressed' })
   })
 })
+
+describe('a form whose e-mail is over the ceiling says so', () => {
+  it('answers mailed: false, and the booking and data request pages say no e-mail went', async () => {
+    const email = unique('over')
+    const overrides = { MAIL_UNCONFIRMED_DAILY_LIMIT: '0' }
+    const signup = await send(
+      '/api/newsletter',
+      { email, challengeToken: DUMMY_TOKEN },
+      { overrides },
+    )
+    expect(await signup.json()).toEqual({ alreadySubscribed: false, mailed: false })
+    const data = await send(
+      '/privacy/request',
+      { email, action: 'export', 'cf-turnstile-response': DUMMY_TOKEN },
+      { form: true, overrides },
+    )
+    expect(await data.text()).toContain(en.privacy_request.not_sent_title)
+    const booked = await send(
+      '/api/bookings',
+      { slot: await freeSlot(), name: 'Ada', email, challengeToken: DUMMY_TOKEN },
+      { overrides },
+    )
+    expect(((await booked.json()) as { booking: { mailed: boolean } }).booking.mailed).toBe(false)
+    expect(await mailsOut(email)).toBe(0)
+  })
+})

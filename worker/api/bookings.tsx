@@ -102,16 +102,21 @@ bookings.post('/', ...formGuard(), async (c) => {
     await sealLink(c.env, { p: 'booking', t: booking.token }),
     c.var.lang,
   )
-  const answer = { start: slot, when, timeZone, icsUrl: icsPath(booking.token), manageUrl }
+  const mailed = saved.value.mailed
+  const answer = { start: slot, when, timeZone, icsUrl: icsPath(booking.token), manageUrl, mailed }
   if (mode === 'json') return c.json({ booking: answer })
   return formResult(
     c,
     200,
     t('booking.confirmed_title'),
-    t(check.checked ? 'booking.confirmed_text' : 'booking.confirmed_unchecked_text', {
-      email: booking.email,
-      when,
-    }),
+    t(
+      !check.checked
+        ? 'booking.confirmed_unchecked_text'
+        : mailed
+          ? 'booking.confirmed_text'
+          : 'booking.confirmed_not_mailed_text',
+      { email: booking.email, when },
+    ),
     { href: answer.icsUrl, label: t('booking.add_calendar'), download: true },
   )
 })

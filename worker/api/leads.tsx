@@ -28,7 +28,7 @@ leads.post('/email-signup', ...guard, async (c) => {
   if (!parsed.ok) return parsed.res
   const { name, email, source } = parsed.data
   // Bots get the answer a person would, and nothing is stored.
-  if (isBot(parsed.data)) return c.json({ alreadySubscribed: false })
+  if (isBot(parsed.data)) return c.json({ alreadySubscribed: false, mailed: true })
   // only an island posts here, and it always sends a token
   const check = await checkForm(c, 'json', parsed.data, 'welcome-popup')
   if (!check.ok) return check.res
@@ -44,7 +44,7 @@ leads.post('/newsletter', ...guard, async (c) => {
   const parsed = await parse(c, NewsletterSchema, { formAllowed: true })
   if (!parsed.ok) return parsed.res
   const { mode, data } = parsed
-  let result = { alreadySubscribed: false }
+  let result = { alreadySubscribed: false, mailed: true }
   let checked = true
   if (!isBot(data)) {
     const check = await checkForm(c, mode, data, 'newsletter')
@@ -76,6 +76,8 @@ leads.post('/newsletter', ...guard, async (c) => {
       t('notices.newsletter_unchecked_title'),
       t('notices.newsletter_unchecked_text'),
     )
+  if (!result.alreadySubscribed && !result.mailed)
+    return formResult(c, 200, t('notices.newsletter_title'), t('notices.mail_not_sent'))
   return result.alreadySubscribed
     ? formResult(
         c,
@@ -90,7 +92,7 @@ leads.post('/guide-requests', ...guard, async (c) => {
   const parsed = await parse(c, GuideRequestSchema, { formAllowed: true })
   if (!parsed.ok) return parsed.res
   const { mode, data } = parsed
-  let result = { alreadySubscribed: false }
+  let result = { alreadySubscribed: false, mailed: true }
   let checked = true
   if (!isBot(data)) {
     const check = await checkForm(c, mode, data, 'guide')
@@ -111,8 +113,12 @@ leads.post('/guide-requests', ...guard, async (c) => {
   const t = c.var.t
   const title = t(`guides.${data.guide}.title`)
   if (mode === 'json') return c.json({ ...result, downloadUrl })
-  // without JavaScript the guide is not e-mailed: the page says so, and offers the file
-  const text = checked ? 'notices.download_text' : 'notices.download_unchecked_text'
+  // not e-mailed (no JavaScript, or over the day's ceiling): the page says so, and offers the file
+  const text = !checked
+    ? 'notices.download_unchecked_text'
+    : result.mailed
+      ? 'notices.download_text'
+      : 'notices.download_not_mailed_text'
   return formResult(c, 200, t('notices.download_title'), t(text, { title }), {
     href: downloadUrl,
     label: t('home.guide_download_again'),

@@ -76,8 +76,9 @@ privacy.post('/privacy/request', ...formGuard(LINK_FORM_BYTES), async (c) => {
   const check = await verifyChallenge(c, tokenOf(fields), 'data-request')
   if (!check.ok) return back(check.reason)
   const { email, action } = parsed.output
+  let mailed: boolean
   try {
-    await requestDataLink(c, email, action)
+    mailed = await requestDataLink(c, email, action)
   } catch (err) {
     console.error('data request not written', err)
     c.header('Retry-After', '30')
@@ -89,8 +90,8 @@ privacy.post('/privacy/request', ...formGuard(LINK_FORM_BYTES), async (c) => {
   }
   return renderOutcome(c, {
     status: 200,
-    title: t('privacy_request.sent_title'),
-    text: t('privacy_request.sent_text', { email }),
+    title: t(mailed ? 'privacy_request.sent_title' : 'privacy_request.not_sent_title'),
+    text: t(mailed ? 'privacy_request.sent_text' : 'privacy_request.not_sent_text', { email }),
   })
 })
 

@@ -8,6 +8,7 @@ export function errorTexts(t: Translator): ErrorTexts {
     errorGeneric: t('notices.error_generic'),
     missingTitle: t('notices.missing_title'),
     challengeFailed: t('errors.challenge_script'),
+    mailNotSent: t('notices.mail_not_sent'),
   }
 }
 

@@ -76,7 +76,7 @@ export function insertMail(
       .prepare(
         `INSERT INTO mail_outbox (kind, data, category, language, to_address, site_url, subject)
          SELECT ?, ?, ?, ?, ?, ?, ? ${onlyIf}
-         RETURNING id`,
+         RETURNING id, status`,
       )
       .bind(...values)
   // Confirmed: a subscriber who followed the link, or an account whose address is confirmed.
@@ -110,7 +110,7 @@ export function insertMail(
          ) AS unconfirmed) u
        ) g
        ${onlyIf}
-       RETURNING id`,
+       RETURNING id, status`,
     )
     .bind(...values, day, ceilings.perAddressPerDay, hour, ceilings.siteWidePerHour)
 }

@@ -88,7 +88,7 @@ export async function recentDataRequest(
     (await db
       .prepare(
         `SELECT 1 AS hit FROM mail_outbox WHERE kind = 'data_request' AND to_address = ?
-         AND json_extract(data, '$.action') = ?
+         AND json_extract(data, '$.action') = ? AND status NOT IN ('suppressed', 'held')
          AND created_at >= strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?)`,
       )
       .bind(email, action, `-${minutes} minutes`)

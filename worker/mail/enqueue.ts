@@ -97,6 +97,16 @@ export async function mailRow<K extends MailKind>(
   )
 }
 
+/**
+ * Whether the e-mail the statement at `position` wrote goes now: not written (a repeat), or
+ * held or suppressed by the ceilings on unconfirmed addresses, it does not, and the visitor is
+ * told so.
+ */
+export const mailGoes = (results: D1Result[], position: number) =>
+  (results[position]?.results as { status?: string }[] | undefined)?.some(
+    (r) => r.status === 'queued',
+  ) ?? false
+
 /** The ids a committed batch inserted into the outbox (statements at `positions`). */
 export const insertedIds = (results: D1Result[], positions: number[]) =>
   positions.flatMap((i) => (results[i].results as { id: number }[]).map((r) => r.id))

@@ -47,6 +47,10 @@ export function BookPage({
         submitting: t('booking.submitting'),
         confirmedTitle: t('booking.confirmed_title'),
         confirmedText: t('booking.confirmed_text', { email: '{{email}}', when: '{{when}}' }),
+        confirmedNotMailedText: t('booking.confirmed_not_mailed_text', {
+          email: '{{email}}',
+          when: '{{when}}',
+        }),
         addCalendar: t('booking.add_calendar'),
         manage: t('booking.manage_link'),
         duration: t.plural('booking.duration', lengthMinutes),

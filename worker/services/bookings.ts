@@ -23,7 +23,7 @@ import { audit } from '../db/desk'
 import type { Bindings } from '../bindings'
 import type { AppEnv } from '../env'
 import { createTranslator } from '../i18n/translator'
-import { enqueue, insertedIds, mailRow, writerOf, type MailWriter } from '../mail/enqueue'
+import { enqueue, insertedIds, mailGoes, mailRow, writerOf, type MailWriter } from '../mail/enqueue'
 import type { ChangedCall } from '../mail/templates/booking'
 
 /**
@@ -97,7 +97,11 @@ export async function book(
   if (!inserted.length) return { taken: true as const }
   enqueue(c, insertedIds(results, checked ? [1, 2] : [1]))
   c.executionCtx.waitUntil(syncSoon(c.env))
-  return { booking: { ...b, id: inserted[0].id, token, sequence: 0 } satisfies Booking }
+  return {
+    booking: { ...b, id: inserted[0].id, token, sequence: 0 } satisfies Booking,
+    /** The visitor's confirmation goes (not unchecked, not over a ceiling). */
+    mailed: checked && mailGoes(results, 2),
+  }
 }
 
 /**

@@ -5,7 +5,7 @@ import { eraseRows, personalRows, recentDataRequest, suppressionOf } from '../db
 import type { Bindings } from '../bindings'
 import type { AppEnv } from '../env'
 import { emailHash } from '../hash'
-import { enqueue, insertedIds, mailRow, writerOf } from '../mail/enqueue'
+import { enqueue, insertedIds, mailGoes, mailRow, writerOf } from '../mail/enqueue'
 
 /**
  * A visitor's rights over what the site holds about their address (README: "Consent and data
@@ -26,11 +26,14 @@ export async function requestDataLink(
   action: 'export' | 'erase',
 ) {
   const db = c.env.DB
-  if (await recentDataRequest(db, email, action, DATA_REQUEST_EVERY_MINUTES)) return
+  // one link a few minutes: a repeat within them is the same request, its link on the way
+  if (await recentDataRequest(db, email, action, DATA_REQUEST_EVERY_MINUTES)) return true
   const results = await db.batch([
     await mailRow(writerOf(c), 'data_request', email, { action, email }),
   ])
   enqueue(c, insertedIds(results, [0]))
+  /** false: over the ceiling for an unconfirmed address, or held; the page says so. */
+  return mailGoes(results, 0)
 }
 
 /** What a data link's page may do: its action and address, or why not. */

@@ -7,7 +7,7 @@ import {
 } from '../db/leads'
 import { signUp, statusOf, type NewSubscriber, type SubscriberStatus } from '../db/subscribers'
 import type { AppEnv } from '../env'
-import { enqueue, insertedIds, mailRow, writerOf } from '../mail/enqueue'
+import { enqueue, insertedIds, mailGoes, mailRow, writerOf } from '../mail/enqueue'
 
 /**
  * Storing a lead and writing the e-mail that confirms it are one D1 batch (one transaction):
@@ -52,7 +52,7 @@ export async function subscribe(c: Context<AppEnv>, s: NewSubscriber, checked: b
   ]
   const results = await db.batch(statements)
   if (checked) enqueue(c, insertedIds(results, [2]))
-  return { alreadySubscribed: wasListed(results[0]) }
+  return { alreadySubscribed: wasListed(results[0]), mailed: checked && mailGoes(results, 2) }
 }
 
 /**
@@ -77,7 +77,7 @@ export async function requestGuide(c: Context<AppEnv>, r: NewGuideRequest, check
       : []),
   ])
   if (checked) enqueue(c, insertedIds(results, [3]))
-  return { alreadySubscribed: wasListed(results[0]) }
+  return { alreadySubscribed: wasListed(results[0]), mailed: checked && mailGoes(results, 3) }
 }
 
 /** A contact message; the agency is told at once, with everything the visitor sent. */

@@ -41,7 +41,7 @@ describe('POST /api/email-signup', () => {
       { 'Accept-Language': 'fr-FR' },
     )
     expect(res.status).toBe(200)
-    expect(await res.json()).toEqual({ alreadySubscribed: false })
+    expect(await res.json()).toEqual({ alreadySubscribed: false, mailed: true })
     const [row] = await rows('SELECT * FROM subscribers WHERE email = ?', email)
     expect(row).toMatchObject({
       email,
@@ -64,7 +64,7 @@ describe('POST /api/email-signup', () => {
       source: 'website',
     })
     expect(res.status).toBe(200)
-    expect(await res.json()).toEqual({ alreadySubscribed: true })
+    expect(await res.json()).toEqual({ alreadySubscribed: true, mailed: false })
     expect(await rows('SELECT * FROM subscribers WHERE email = ?', email)).toEqual(before)
   })
 
@@ -157,7 +157,7 @@ describe('POST /api/email-signup', () => {
       website: 'http://spam.example',
     })
     expect(res.status).toBe(200)
-    expect(await res.json()).toEqual({ alreadySubscribed: false })
+    expect(await res.json()).toEqual({ alreadySubscribed: false, mailed: true })
     expect(await rows('SELECT * FROM subscribers WHERE email = ?', email)).toEqual([])
   })
 
@@ -263,6 +263,7 @@ describe('POST /api/guide-requests and the guide files', () => {
     const json = (await res.json()) as { alreadySubscribed: boolean; downloadUrl: string }
     expect(json).toEqual({
       alreadySubscribed: false,
+      mailed: true,
       downloadUrl: '/guides/conversion-masterclass?lang=es&download=1',
     })
     expect(
@@ -328,9 +329,11 @@ describe('POST /api/newsletter', () => {
     const email = unique()
     expect(await (await post('/api/newsletter', { email })).json()).toEqual({
       alreadySubscribed: false,
+      mailed: true,
     })
     expect(await (await post('/api/newsletter', { email: email.toUpperCase() })).json()).toEqual({
       alreadySubscribed: true,
+      mailed: false,
     })
     expect(await rows('SELECT name, signup_form FROM subscribers WHERE email = ?', email)).toEqual([
       { name: null, signup_form: 'newsletter' },
