@@ -105,6 +105,8 @@ export default async function setup(project: TestProject) {
     TURNSTILE_VERIFY_URL: standin.verifyURL,
     TURNSTILE_SITE_KEY: DUMMY_SITE_KEY,
     TURNSTILE_SECRET_KEY: DUMMY_SECRET,
+    // the refusal of a siteverify that does not answer, sooner than production's 5 s
+    TURNSTILE_TIMEOUT_MS: '1500',
   }
   type Server = Awaited<ReturnType<typeof startServer>>
   const servers = (async () => {
