@@ -1,3 +1,4 @@
+import { formFields } from '../api/forms'
 import { fromZonedTime } from 'date-fns-tz'
 import { Hono, type Context } from 'hono'
 import * as v from 'valibot'
@@ -411,7 +412,7 @@ const prefixed = (issues: Record<string, string>, kind: ContentKind) =>
 /** A revision restored: its fields and texts become the item's (itself a save, with a version). */
 deskContent.post('/:kind/:id/restore', sameSiteOnly(), limitBody(4096), async (c) => {
   const current = await loadItem(c)
-  const form = Object.fromEntries(new URLSearchParams(await c.req.text()))
+  const form = await formFields(c)
   const revision = Number(form.revision)
   if (!current || !current.id || !Number.isInteger(revision))
     return c.json({ error: c.var.t('errors.invalid') }, 404)

@@ -34,7 +34,7 @@ async function signUpAndOpen(email: string, lang = 'en') {
     { name: 'Ada', email, source: 'website' },
     { 'Accept-Language': lang },
   )
-  expect(await res.json()).toEqual({ alreadySubscribed: false })
+  expect(await res.json()).toEqual({ alreadySubscribed: false, mailed: true })
   const { url } = await linkIn(email, /./, `${SITE}/subscribe/confirm?token=`)
   return url
 }
@@ -86,9 +86,9 @@ describe('double opt-in', { timeout: 30_000 }, () => {
     const email = unique('again')
     const url = await signUpAndOpen(email)
     const again = () => postJson('/api/email-signup', { name: 'Ada', email, source: 'website' })
-    expect(await (await again()).json()).toEqual({ alreadySubscribed: true })
+    expect(await (await again()).json()).toEqual({ alreadySubscribed: true, mailed: false })
     await confirm(tokenOf(url))
-    expect(await (await again()).json()).toEqual({ alreadySubscribed: true })
+    expect(await (await again()).json()).toEqual({ alreadySubscribed: true, mailed: false })
     await settled(email)
     expect((await outboxRows(email)).map((r) => r.kind)).toEqual(['subscribe_confirm', 'welcome'])
   })
@@ -213,7 +213,7 @@ describe('unsubscribing', { timeout: 30_000 }, () => {
     const { email, unsubscribe } = await confirmedWithLink('comeback')
     await postForm('/unsubscribe', { token: tokenOf(unsubscribe) })
     const res = await postJson('/api/email-signup', { name: 'Ada', email, source: 'website' })
-    expect(await res.json()).toEqual({ alreadySubscribed: false })
+    expect(await res.json()).toEqual({ alreadySubscribed: false, mailed: true })
     expect((await subscriber(email))!.status).toBe('pending')
     await settled(email)
     const optins = (await outboxRows(email)).filter((r) => r.kind === 'subscribe_confirm')
