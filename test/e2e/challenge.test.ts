@@ -80,6 +80,22 @@ describe.each(['en', 'ar'] as const)('the forms pass their challenge in %s, at 3
     await page.context().close()
   })
 
+  it('the welcome popup', async () => {
+    const email = unique(`popup-${lang}`)
+    const page = await open(`/?lang=${lang}`, { viewport: PHONE, welcome: true })
+    const dialog = page.locator('#welcome-popup')
+    await dialog.waitFor({ state: 'visible', timeout: 6000 })
+    await page.waitForSelector('#welcome-popup [data-island][data-hydrated=done]', {
+      state: 'attached',
+    })
+    await dialog.getByLabel(t.popup.name).fill('Popup Person')
+    await dialog.getByLabel(t.popup.email).fill(email)
+    await dialog.getByRole('button', { name: t.popup.submit }).click()
+    await dialog.getByRole('status').filter({ hasText: t.popup.thanks_title }).waitFor()
+    await mailTo(email, new RegExp(t.mail.optin_subject))
+    await page.context().close()
+  })
+
   it('sign-up, sign-in link and password reset: the page’s form sends its token on', async () => {
     const email = unique(`account-${lang}`)
     const page = await open(`/auth?mode=sign-up&lang=${lang}`, { viewport: PHONE })
