@@ -15,7 +15,7 @@ import {
 } from '../services/bookings'
 import { bookingLinkProblem, formResult } from '../components/form-result'
 import { formFields, isBot, parse, store } from './forms'
-import { checkForm } from '../challenge/forms'
+import { checkForm } from './challenge'
 
 /** The built-in booking page's API: free slots, booking one, its calendar invitation. */
 export const bookings = new Hono<AppEnv>()

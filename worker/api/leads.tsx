@@ -12,7 +12,7 @@ import { requestGuide, sendContactMessage, subscribe } from '../services/leads'
 import { guideUrl } from '../data/guides'
 import { formResult } from '../components/form-result'
 import { isBot, parse, store } from './forms'
-import { checkForm } from '../challenge/forms'
+import { checkForm } from './challenge'
 
 /**
  * The lead endpoints (SPEC §7 and its siblings). Islands post JSON and get JSON; the same

@@ -6,14 +6,13 @@ import type { AppEnv } from '../env'
 import { sendJobs } from '../mail/enqueue'
 import { isMailKind, TEMPLATES } from '../mail/templates'
 import { limitBody, sameSiteOnly } from '../middleware/form-guard'
-import { DeskMailPage } from './pages/mail'
+import { DeskMailPage, MAIL_DONE } from './pages/mail'
 
 /** /desk/mail: the outbox as the agency needs it, and a second chance for what failed. */
 export const deskMail = new Hono<AppEnv>()
 
 const PAGE_SIZE = 50
-const DONE = ['resent', 'released', 'dropped'] as const
-export type MailDone = (typeof DONE)[number]
+const DONE = MAIL_DONE
 const STATUSES = ['queued', 'sending', 'sent', 'failed', 'suppressed', 'held'] as const
 
 /** Form e-mails held back after a surge of mail to unconfirmed addresses (db/outbox.ts). */

@@ -16,7 +16,7 @@ import { PageHero } from '../components/page-parts'
 import type { MessageKey } from '../i18n/translator'
 import { usePage } from '../render/context'
 import { ChallengeSlot, challengeAttrs } from '../components/challenge'
-import { REFUSAL_TEXT } from '../challenge/forms'
+import { REFUSAL_TEXT } from '../api/challenge'
 
 const CHOICES = ['export', 'erase'] as const
 const choiceText = {

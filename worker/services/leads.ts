@@ -27,7 +27,7 @@ const wasListed = (result: D1Result) => {
 /**
  * A sign-up (popup or newsletter box): the address goes on the list as pending, and one e-mail
  * brings the starter guide and the link that confirms (double opt-in); `checked`: the post
- * passed the challenge (worker/challenge/forms.ts), else nothing is e-mailed. An address already on
+ * passed the challenge (worker/api/challenge.ts), else nothing is e-mailed. An address already on
  * the list gets nothing new (`alreadySubscribed`), unless its pending link is old
  * (db/subscribers.ts); one that had unsubscribed opts in again.
  */

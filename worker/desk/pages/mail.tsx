@@ -1,5 +1,4 @@
 import type { OutboxRow } from '../../db/outbox'
-import type { MailDone } from '../mail'
 import { formatDateTime } from '../../i18n/format'
 import { usePage } from '../../render/context'
 import { DeskHeader, DeskNotice, DeskTable } from './leads'
@@ -10,6 +9,10 @@ type MailLine = Pick<
 > & { resendable: boolean }
 
 const STATUSES = ['queued', 'sending', 'sent', 'failed', 'suppressed', 'held'] as const
+
+/** What the page says was done: a failed e-mail sent again, the held ones sent or dropped. */
+export const MAIL_DONE = ['resent', 'released', 'dropped'] as const
+type MailDone = (typeof MAIL_DONE)[number]
 
 /** The outbox: each e-mail with its status, attempts and error; failed ones can go again. */
 export function DeskMailPage({

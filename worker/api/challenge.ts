@@ -1,5 +1,5 @@
 import type { Context } from 'hono'
-import type { Mode } from '../api/forms'
+import type { Mode } from './forms'
 import { formResult } from '../components/form-result'
 import type { AppEnv } from '../env'
 import type { MessageKey } from '../i18n/translator'
@@ -9,7 +9,7 @@ import {
   verifyChallenge,
   type ChallengeAction,
   type ChallengeRefusal,
-} from './turnstile'
+} from '../challenge/turnstile'
 
 /** What each refusal tells the visitor (their form stays as typed). */
 export const REFUSAL_TEXT: Record<ChallengeRefusal, MessageKey> = {
