@@ -51,7 +51,28 @@ export interface ChallengeSettings {
   timeoutMs: number
 }
 
-export function challengeSettings(env: Partial<Bindings>): ChallengeSettings {
+/** What each bindings object says, read once: pages ask in every component, the CSP per response. */
+const read = new WeakMap<
+  object,
+  { settings: ChallengeSettings; props: ChallengeProps; origin: string }
+>()
+
+function challengeOf(env: Partial<Bindings>) {
+  let known = read.get(env)
+  if (!known) {
+    const settings = settingsOf(env)
+    const on = settings.enabled && Boolean(settings.siteKey)
+    known = {
+      settings,
+      props: on ? { siteKey: settings.siteKey, scriptUrl: settings.scriptUrl } : null,
+      origin: on ? originOf(settings.scriptUrl) : '',
+    }
+    read.set(env, known)
+  }
+  return known
+}
+
+function settingsOf(env: Partial<Bindings>): ChallengeSettings {
   const production = env.ENVIRONMENT === 'production'
   const timeout = Number(env.TURNSTILE_TIMEOUT_MS)
   return {
@@ -65,24 +86,23 @@ export function challengeSettings(env: Partial<Bindings>): ChallengeSettings {
   }
 }
 
-/** The origin the widget's script and frames come from: the CSP names it on a form's page. */
-export function challengeOrigin(env: Partial<Bindings>): string {
-  const s = challengeSettings(env)
-  if (!s.enabled || !s.siteKey) return ''
+const originOf = (url: string) => {
   try {
-    return new URL(s.scriptUrl).origin
+    return new URL(url).origin
   } catch {
     return ''
   }
 }
 
+export const challengeSettings = (env: Partial<Bindings>) => challengeOf(env).settings
+
+/** The origin the widget's script and frames come from: the CSP names it on a form's page. */
+export const challengeOrigin = (env: Partial<Bindings>) => challengeOf(env).origin
+
 /** What a page hands its forms' islands (serialisable): null when no challenge runs. */
 export type ChallengeProps = { siteKey: string; scriptUrl: string } | null
 
-export function challengeProps(env: Partial<Bindings>): ChallengeProps {
-  const s = challengeSettings(env)
-  return s.enabled && s.siteKey ? { siteKey: s.siteKey, scriptUrl: s.scriptUrl } : null
-}
+export const challengeProps = (env: Partial<Bindings>) => challengeOf(env).props
 
 export type ChallengeRefusal =
   /** No token came with the post. */
