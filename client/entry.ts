@@ -4,6 +4,7 @@ import './styles/base.css'
 import type { Island } from './island'
 import { HYDRATE_ATTR, ISLAND_ATTR, PROPS_ATTR } from './island-markup'
 import { enhanceBooking } from './enhance/booking'
+import { enhanceBusyForms } from './enhance/busy-forms'
 import { enhanceChallengeForms } from './enhance/challenge'
 import { enhanceConsent } from './enhance/consent'
 import { enhanceDialogs } from './enhance/dialogs'
@@ -77,6 +78,7 @@ const yieldToMain = (): Promise<void> =>
     enhanceBackLinks,
     enhanceNotices,
     enhanceDialogs,
+    enhanceBusyForms,
     enhanceBooking,
     enhanceChallengeForms,
     enhanceEvents,

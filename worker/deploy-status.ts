@@ -16,7 +16,7 @@ import type { AppEnv } from './env'
 export const deployStatus = new Hono<AppEnv>()
 
 /** The producers of wrangler.toml's queues, each of which must be bound. */
-const QUEUES = ['MAIL_QUEUE', 'NEWSLETTER_QUEUE', 'CALENDAR_QUEUE'] as const
+const QUEUES = ['MAIL_QUEUE', 'NEWSLETTER_QUEUE', 'CALENDAR_QUEUE', 'MEDIA_QUEUE'] as const
 
 /** Whether e-mail can leave: the provider's setting or secret, never its value. */
 function mailReady(env: Bindings) {

@@ -8,6 +8,7 @@ import type { MailJob } from './mail/enqueue'
 import { consumeMail } from './mail/queue'
 import { CALENDAR_QUEUE, consumeCalendar, type CalendarJob } from './calendar/sync'
 import { consumeNewsletter, NEWSLETTER_QUEUE, type NewsletterJob } from './newsletter/send'
+import { consumeMedia, MEDIA_QUEUE, type MediaJob } from './content/media-sizes-job'
 import { onSchedule } from './scheduled'
 import { deployStatus, recordingRuns } from './deploy-status'
 import type { Translator } from './i18n/translator'
@@ -38,6 +39,8 @@ import { errorPage, errorPages, RETRY_AFTER_SECONDS, wantsPage } from './pages/e
 import { isDatabaseError } from './db/outage'
 import { answerFromMemory, keepAnswer } from './render/edge-memory'
 import { settleBody } from './settle-body'
+
+type QueueJob = MailJob | NewsletterJob | CalendarJob | MediaJob
 
 const app = new Hono<AppEnv>()
 
@@ -143,14 +146,19 @@ export default {
       await settleBody(request)
     }
   },
-  /** E-mail delivery (worker/mail/queue.ts); newsletters' sending steps (newsletter/send.ts). */
-  async queue(batch: MessageBatch<MailJob | NewsletterJob | CalendarJob>, env: Bindings) {
+  /**
+   * E-mail delivery (worker/mail/queue.ts); newsletters' sending steps (newsletter/send.ts);
+   * calendar writes (calendar/sync.ts); pictures' sizes (content/media-sizes-job.ts).
+   */
+  async queue(batch: MessageBatch<QueueJob>, env: Bindings) {
     if (batch.queue.startsWith(NEWSLETTER_QUEUE))
       return consumeNewsletter(batch as MessageBatch<NewsletterJob>, env)
     if (batch.queue.startsWith(CALENDAR_QUEUE))
       return consumeCalendar(batch as MessageBatch<CalendarJob>, env)
+    if (batch.queue.startsWith(MEDIA_QUEUE))
+      return consumeMedia(batch as MessageBatch<MediaJob>, env)
     return consumeMail(batch as MessageBatch<MailJob>, env)
   },
   /** Stale e-mails back on the queue, newsletters; daily: the agency's digest, clean-up. */
   scheduled: recordingRuns(onSchedule),
-} satisfies ExportedHandler<Bindings, MailJob | NewsletterJob | CalendarJob>
+} satisfies ExportedHandler<Bindings, QueueJob>

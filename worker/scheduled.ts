@@ -10,6 +10,7 @@ import { requeueStale, sendDigest } from './mail/queue'
 import { startDueIssues } from './newsletter/send'
 import { sendReminders } from './services/reminders'
 import { syncCalendar } from './calendar/sync'
+import { queueLostSizes } from './content/media-sizes-job'
 
 /**
  * Daily (README: "Retention"), as the privacy policy states: sign-ups never confirmed, 30 days
@@ -48,5 +49,7 @@ export async function onSchedule(controller: ScheduledController, env: Bindings)
     // what the calendar did not take yet (its queue retries too)
     await syncCalendar(env).catch((err) => console.error('calendar: sync failed', err))
     await requeueStale(env)
+    // pictures whose sizes' job was lost
+    await queueLostSizes(env).catch((err) => console.error('media: sizes not asked again', err))
   }
 }

@@ -241,6 +241,7 @@ export function SubmitButton({
     <button
       type="submit"
       disabled={busy}
+      aria-busy={busy || undefined}
       className={`${className} disabled:cursor-wait disabled:opacity-80`}
     >
       {busy ? <Spinner /> : icon}

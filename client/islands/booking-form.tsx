@@ -1,8 +1,9 @@
-import { useMemo, useState, useSyncExternalStore, type FormEvent, useRef } from 'react'
+import { useId, useMemo, useState, useSyncExternalStore, type FormEvent, useRef } from 'react'
 import { PersonFields, SubmitButton } from '../components/field'
 import { Icon } from '../components/icon'
 import { defineIsland } from '../island'
 import { reportLead } from '../lib/trackers'
+import { typedChoice } from '../lib/typed-value'
 import { useHydrated } from '../lib/use-hydrated'
 import { formValues, useLeadForm, type ErrorTexts, validateInScript } from '../lib/use-lead-form'
 import type { ChallengeConfig } from '../lib/challenge'
@@ -118,8 +119,10 @@ function BookingForm({
     () => Intl.DateTimeFormat().resolvedOptions().timeZone || agencyTimeZone,
     () => agencyTimeZone,
   )
+  // a time chosen before the script came stays chosen, its day shown (lib/typed-value.ts)
+  const formId = useId()
+  const [slot, setSlot] = useState(() => typedChoice(formId, 'slot') ?? '')
   const [day, setDay] = useState<string | null>(null)
-  const [slot, setSlot] = useState('')
   const [confirmed, setConfirmed] = useState<Confirmed | null>(null)
   // Server markup lists every day (works without JavaScript); hydrated, one day at a time.
   const enhanced = useHydrated()
@@ -127,7 +130,10 @@ function BookingForm({
   const form = useLeadForm(notices, { config: challenge, action: 'booking', slot: challengeSlot })
 
   const days = useMemo(() => byDay(slots, zone, lang), [slots, zone, lang])
-  const shownDay = days.find((d) => d.id === day) ?? days[0]
+  const shownDay =
+    days.find((d) => d.id === day) ??
+    days.find((d) => d.times.some((t) => t.iso === slot)) ??
+    days[0]
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
@@ -181,6 +187,7 @@ function BookingForm({
   const busy = form.state === 'submitting'
   return (
     <form
+      id={formId}
       ref={validateInScript}
       method="post"
       action="/api/bookings"

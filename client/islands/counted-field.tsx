@@ -2,6 +2,7 @@ import { useState } from 'react'
 import { TextAreaField } from '../components/field'
 import { defineIsland } from '../island'
 import { pluralForm, type PluralForms } from '../lib/plural'
+import { typedValue } from '../lib/typed-value'
 
 export type CountedFieldProps = {
   name: string
@@ -25,7 +26,8 @@ export type CountedFieldProps = {
  * of the saved text.
  */
 function CountedField(props: CountedFieldProps) {
-  const [text, setText] = useState(props.value)
+  // what was typed before the script came, else the saved text (lib/typed-value.ts)
+  const [text, setText] = useState(() => typedValue(props.id) ?? props.value)
   const n = [...text.trim()].length
   const outside = n < props.min || n > props.max
   return (

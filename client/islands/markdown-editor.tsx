@@ -3,6 +3,7 @@ import { labelClass, TextAreaField } from '../components/field'
 import { PicturePicker, type PicturePickerTexts } from '../components/picture-picker'
 import { defineIsland } from '../island'
 import type { MediaPicture } from '../lib/media-picture'
+import { typedValue } from '../lib/typed-value'
 import { useHydrated } from '../lib/use-hydrated'
 
 export type MarkdownEditorProps = {
@@ -37,9 +38,11 @@ export type MarkdownEditorProps = {
  * JavaScript the field is a plain textarea and the preview is the saved version.
  */
 function MarkdownEditor(props: MarkdownEditorProps) {
-  const [text, setText] = useState(props.value)
+  // what was typed before the script came, else the saved text (lib/typed-value.ts)
+  const [text, setText] = useState(() => typedValue(props.id) ?? props.value)
   const [html, setHtml] = useState(props.previewHtml)
-  const first = useRef(true)
+  // the server's preview is of the saved text: asked anew only once the text differs from it
+  const previewed = useRef(props.value)
   // the toolbar works only with JavaScript, so it appears only with it
   const hydrated = useHydrated()
   const caret = useRef<number | null>(null)
@@ -67,10 +70,7 @@ function MarkdownEditor(props: MarkdownEditorProps) {
     setText(before + lead + markdown + tail + after)
   }
   useEffect(() => {
-    if (first.current) {
-      first.current = false
-      return
-    }
+    if (text === previewed.current) return
     const controller = new AbortController()
     const timer = setTimeout(async () => {
       try {
@@ -80,7 +80,9 @@ function MarkdownEditor(props: MarkdownEditorProps) {
           body: JSON.stringify({ body: text }),
           signal: controller.signal,
         })
-        if (res.ok) setHtml(((await res.json()) as { html: string }).html)
+        if (!res.ok) return
+        setHtml(((await res.json()) as { html: string }).html)
+        previewed.current = text
       } catch {
         // a preview that did not come leaves the last one
       }

@@ -1,4 +1,4 @@
-import { useState, type RefObject } from 'react'
+import { useRef, useState, type RefObject } from 'react'
 import { challengeToken, type ChallengeConfig } from './challenge'
 import { notify } from './notices'
 import { postLead, type LeadAnswer } from './post-lead'
@@ -39,6 +39,8 @@ export const validateInScript = (form: HTMLFormElement | null) => {
 export function useLeadForm(texts: ErrorTexts, challenge?: FormChallenge) {
   const [state, setState] = useState<FormState>('idle')
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({})
+  // a second tap before React has drawn the busy button sends nothing (state is a render late)
+  const sending = useRef(false)
 
   function failed(description: string) {
     notify({ title: texts.errorTitle, description, variant: 'destructive' })
@@ -49,6 +51,21 @@ export function useLeadForm(texts: ErrorTexts, challenge?: FormChallenge) {
   }
 
   async function submit<T>(
+    url: string,
+    body: unknown,
+    onSuccess: (data: T) => void,
+    onError?: (answer: Extract<LeadAnswer<T>, { ok: false }>) => void,
+  ) {
+    if (sending.current) return
+    sending.current = true
+    try {
+      await send(url, body, onSuccess, onError)
+    } finally {
+      sending.current = false
+    }
+  }
+
+  async function send<T>(
     url: string,
     body: unknown,
     onSuccess: (data: T) => void,

@@ -35,7 +35,12 @@ describe('/__deploy/status', () => {
     const body = await res.json<Record<string, unknown>>()
     const names = env.TEST_MIGRATIONS.map((m) => m.name).sort()
     expect(body.migrations).toEqual({ count: names.length, last: names.at(-1) })
-    expect(body.queues).toEqual({ MAIL_QUEUE: true, NEWSLETTER_QUEUE: true, CALENDAR_QUEUE: true })
+    expect(body.queues).toEqual({
+      MAIL_QUEUE: true,
+      NEWSLETTER_QUEUE: true,
+      CALENDAR_QUEUE: true,
+      MEDIA_QUEUE: true,
+    })
     expect(body.r2).toBe(true)
     // the tests' SMTP is the local catcher: no mail would leave Cloudflare
     expect(body.mail).toEqual({ provider: 'smtp', ready: false })

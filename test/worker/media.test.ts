@@ -33,10 +33,12 @@ function upload(dataUrl: string, filename: string) {
   })
 }
 
+const IMMUTABLE = 'public, max-age=31536000, immutable'
+
 const served = async (name: string) => {
   const res = await SELF.fetch(`${SITE}/media/${name}`)
   expect(res.status, name).toBe(200)
-  expect(res.headers.get('Cache-Control')).toBe('public, max-age=31536000, immutable')
+  expect(res.headers.get('Cache-Control')).toBe(IMMUTABLE)
   return { type: res.headers.get('Content-Type'), bytes: new Uint8Array(await res.arrayBuffer()) }
 }
 
@@ -57,7 +59,20 @@ const metadataIn = (bytes: Uint8Array) =>
 /** The GPS IFD's tag (0x8825), little-endian as the fixture writes it, and its latitude ref. */
 const gpsIn = (bytes: Uint8Array) => has(bytes, [0x25, 0x88, 0x04, 0x00])
 
+/** Waits until the queue's jobs have made every size of the pictures uploaded so far. */
+async function sizesMade() {
+  for (let i = 0; i < 600; i++) {
+    const left = await env.DB.prepare(
+      `SELECT count(*) AS n FROM media WHERE sizes_state = 'pending'`,
+    ).first<{ n: number }>()
+    if (!left!.n) return
+    await new Promise((r) => setTimeout(r, 100))
+  }
+  throw new Error('the sizes were not made within a minute')
+}
+
 async function stored() {
+  await sizesMade()
   const objects = await env.MEDIA.list()
   const rows = await env.DB.prepare('SELECT count(*) AS n FROM media').first<{ n: number }>()
   return { objects: objects.objects.length, rows: rows!.n }
@@ -81,6 +96,17 @@ describe('an upload', { timeout: 60_000 }, () => {
       widths: [480, 640, 800, 960, 1280, 1600],
     })
     const hash = media.name.slice(0, 32)
+    // answered before its sizes are made (the queue's job): meanwhile each size's URL serves
+    // the picture itself, clean, for a minute only, so a page's srcset is never broken
+    const early = await SELF.fetch(`${SITE}/media/${hash}-480.avif`)
+    expect(early.status).toBe(200)
+    const earlyBytes = new Uint8Array(await early.arrayBuffer())
+    if (early.headers.get('Cache-Control') !== IMMUTABLE) {
+      expect(early.headers.get('Cache-Control')).toBe('public, max-age=60')
+      expect(imageSize(earlyBytes)).toMatchObject({ width: 4032, height: 3024, type: 'jpg' })
+      expect(gpsIn(earlyBytes) || metadataIn(earlyBytes)).toBe(false)
+    }
+    await sizesMade()
 
     const files = [
       media.name,
@@ -122,6 +148,7 @@ describe('an upload', { timeout: 60_000 }, () => {
     }
     // a portrait: the stored width is its height now, and no size is wider than it
     expect(media).toMatchObject({ width: 400, height: 600, widths: [400] })
+    await sizesMade()
     const hash = media.name.slice(0, 32)
     for (const name of [media.name, `${hash}-400.webp`, `${hash}-400.avif`]) {
       const { bytes } = await served(name)
@@ -162,6 +189,8 @@ describe('a picture stored before sizes were made', { timeout: 60_000 }, () => {
     })
     expect(metadataIn((await served(name)).bytes)).toBe(false)
     expect(imageSize((await served(name)).bytes)).toMatchObject({ width: 400, height: 600 })
+    await sizesMade()
+    expect((await served(`${name.slice(0, 32)}-400.avif`)).type).toBe('image/avif')
   })
 })
 
@@ -310,6 +339,7 @@ describe('an article’s pictures', { timeout: 60_000 }, () => {
       redirect: 'manual',
     })
     expect(saved.status).toBe(303)
+    await sizesMade()
     const page = await (await SELF.fetch(`${SITE}/blog/${slug}`)).text()
     const pictures = [...page.matchAll(/<picture>(.*?)<\/picture>/g)].map((m) => m[1]!)
     expect(pictures).toHaveLength(2)
@@ -438,5 +468,123 @@ describe('an article’s social card', { timeout: 60_000 }, () => {
     // a new title without its card: the blog's card again, until one is drawn for it
     await post(editor, fields('A card of its own, renamed', 2, 'save'), {})
     expect((await shared()).og).toBe('/og/blog-en.jpg')
+  })
+})
+
+describe('a picture whose sizes fail', { timeout: 60_000 }, () => {
+  /** One delivery of the queue's message, as the queue makes it on this attempt. */
+  const deliver = async (name: string, attempts: number) => {
+    const message = {
+      id: crypto.randomUUID(),
+      timestamp: new Date(),
+      body: { sizes: name },
+      attempts,
+      acked: false,
+      retried: null as null | { delaySeconds?: number },
+      ack() {
+        this.acked = true
+      },
+      retry(options?: { delaySeconds?: number }) {
+        this.retried = options ?? {}
+      },
+    }
+    const ctx = createExecutionContext()
+    await worker.queue(
+      {
+        queue: 'growth-agency-media',
+        messages: [message],
+        ackAll() {},
+        retryAll() {},
+        metadata: {} as MessageBatchMetadata,
+      } as unknown as MessageBatch<never>,
+      env as never,
+    )
+    await waitOnExecutionContext(ctx)
+    return message
+  }
+
+  it('is tried again, then shown in the editor with a retry that queues it anew', async () => {
+    // a picture whose stored file is gone: every attempt at its sizes fails
+    const name = `${'ab'.repeat(16)}.jpg`
+    await env.DB.prepare(
+      `INSERT INTO media (name, type, width, height, bytes, uploaded_by, widths, sizes_state)
+       VALUES (?, 'image/jpeg', 800, 600, 1000, 'test', '[480, 640, 800]', 'pending')`,
+    )
+      .bind(name)
+      .run()
+    const state = () =>
+      env.DB.prepare('SELECT sizes_state AS s, sizes_error AS e FROM media WHERE name = ?')
+        .bind(name)
+        .first<{ s: string; e: string | null }>()
+
+    const first = await deliver(name, 1)
+    expect(first.acked).toBe(false)
+    expect(first.retried).toEqual({ delaySeconds: 15 })
+    expect(await state()).toMatchObject({ s: 'pending', e: expect.stringContaining('not in') })
+    // the article never waits on it: its size URLs answer 404 only because the file is gone
+    const last = await deliver(name, 5)
+    expect(last.acked).toBe(true)
+    expect((await state())!.s).toBe('failed')
+
+    // an article with it as its cover says so in the editor, in English and Arabic
+    const fields = {
+      version: '0',
+      lang: 'en',
+      action: 'save',
+      slug: `sizes-${Date.now().toString(36)}`,
+      category: 'amazon',
+      cover: name,
+      'text.title': 'A cover whose sizes failed',
+      'text.excerpt': 'A short excerpt of the article for the list.',
+      'text.description': 'A meta description long enough to pass the fifty character minimum.',
+      'text.category_label': 'Amazon',
+      'text.author': 'Ada Editor',
+      'text.cover_alt': 'A cover',
+      'text.body': 'Some text.',
+    }
+    const form = new FormData()
+    for (const [k, v] of Object.entries(fields)) form.append(k, v)
+    const saved = await SELF.fetch(`${SITE}/desk/content/article/new`, {
+      method: 'POST',
+      body: form,
+      headers: { Cookie: staff.cookie, Origin: SITE },
+      redirect: 'manual',
+    })
+    expect(saved.status).toBe(303)
+    const editor = saved.headers.get('Location')!
+    for (const lang of ['en', 'ar'] as const) {
+      const page = await (
+        await SELF.fetch(`${SITE}${editor}`, {
+          headers: { Cookie: `${staff.cookie}; preferred-language=${lang}` },
+        })
+      ).text()
+      const says = lang === 'en' ? 'could not be made' : 'تعذّر إنشاء المقاسات الأصغر'
+      expect(page).toContain(says)
+      expect(page).toContain(`action="/desk/content/media/${name}/sizes"`)
+    }
+    const retry = await SELF.fetch(`${SITE}/desk/content/media/${name}/sizes`, {
+      method: 'POST',
+      body: new URLSearchParams({ back: editor }),
+      headers: { Cookie: staff.cookie, Origin: SITE },
+      redirect: 'manual',
+    })
+    expect(retry.status).toBe(303)
+    expect(retry.headers.get('Location')).toBe(editor)
+    expect((await state())!.s).toBe('pending')
+    // from another site, or for a picture that does not exist: nothing
+    const cross = await SELF.fetch(`${SITE}/desk/content/media/${name}/sizes`, {
+      method: 'POST',
+      body: new URLSearchParams({ back: editor }),
+      headers: { Cookie: staff.cookie, Origin: 'https://evil.example' },
+      redirect: 'manual',
+    })
+    expect(cross.status).toBe(403)
+    const unknown = await SELF.fetch(`${SITE}/desk/content/media/${'cd'.repeat(16)}.jpg/sizes`, {
+      method: 'POST',
+      headers: { Cookie: staff.cookie, Origin: SITE },
+      redirect: 'manual',
+    })
+    expect(unknown.status).toBe(404)
+    await env.DB.prepare(`UPDATE media SET sizes_state = 'done' WHERE name = ?`).bind(name).run()
   })
 })

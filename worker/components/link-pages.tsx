@@ -18,6 +18,7 @@ export function LinkActionPage({
   token,
   button,
   danger = false,
+  download = false,
 }: {
   title: string
   text: string
@@ -25,10 +26,17 @@ export function LinkActionPage({
   token: string
   button: string
   danger?: boolean
+  /** The answer is a file (a data export): the page stays, its button ready again soon. */
+  download?: boolean
 }) {
   return (
     <PageHero title={title} subtitle={text}>
-      <form method="post" action={action} className="mt-8">
+      <form
+        method="post"
+        action={action}
+        data-download={download ? '' : undefined}
+        className="mt-8"
+      >
         <input type="hidden" name="token" value={token} />
         <button type="submit" className={danger ? 'btn-danger' : 'btn-primary'}>
           {button}

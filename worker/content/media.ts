@@ -1,23 +1,21 @@
-import { Hono } from 'hono'
+import { Hono, type Context } from 'hono'
 import { imageSize } from 'image-size'
 import { sha256Hex } from '../hash'
 import type { AppEnv } from '../env'
-import {
-  CARD_HEIGHT,
-  CARD_WIDTH,
-  sizeName,
-  type MediaPicture,
-} from '../../client/lib/media-picture'
-import { SIZE_FORMATS, widthsFor } from './media-sizes'
+import { CARD_HEIGHT, CARD_WIDTH, type MediaPicture } from '../../client/lib/media-picture'
+import { widthsFor } from './media-sizes'
+import { queueSizes } from './media-sizes-job'
+import { encode, IMMUTABLE } from './picture-encode'
 import { PICTURE_TYPES, readPicture, type PictureRefusal } from './picture-bytes'
 
 /**
  * The desk's pictures (covers, pictures in articles). Each is checked on its bytes
- * (picture-bytes.ts), then made once, at upload, through the Images binding into what the site
- * serves: the picture itself re-encoded (turned upright, its EXIF, XMP and GPS data gone) and a
- * few smaller widths in AVIF and WebP. All are stored in R2 under names made of the uploaded
- * bytes' hash and served from /media/<name> as immutable, with the width and height a page gives
- * them so nothing shifts as they load (the `media` table). The bytes as uploaded are kept nowhere.
+ * (picture-bytes.ts), then made, at upload, through the Images binding into what the site
+ * serves: the picture itself re-encoded (turned upright, its EXIF, XMP and GPS data gone); its
+ * few smaller widths in AVIF and WebP are made just after the answer (media-sizes-job.ts). All
+ * are stored in R2 under names made of the uploaded bytes' hash and served from /media/<name> as
+ * immutable, with the width and height a page gives them so nothing shifts as they load (the
+ * `media` table). The bytes as uploaded are kept nowhere.
  */
 
 /** The largest picture the desk takes. */
@@ -27,9 +25,8 @@ export const MEDIA_MAX_BYTES = 4 * 1024 * 1024
 export type MediaRefusal = PictureRefusal | 'media_size' | 'media_service'
 
 /**
- * Checks a picture and stores what is served of it (the same bytes twice are one picture).
- * Everything is made before anything is stored, and what was stored goes again if the rest
- * fails: a refused or failed upload leaves nothing in R2 or D1.
+ * Checks a picture and stores what is served of it (the same bytes twice are one picture), then
+ * queues its sizes. A refused or failed upload leaves nothing in R2 or D1.
  */
 export async function storeMedia(
   env: AppEnv['Bindings'],
@@ -47,25 +44,13 @@ export async function storeMedia(
   if (known?.widths) return { ok: true, media: known }
 
   const turned = orientation >= 5
-  const width = turned ? read.picture.height : read.picture.width
-  const widths = widthsFor(width)
   const type = PICTURE_TYPES[format]
-  let files: { key: string; type: string; bytes: Uint8Array }[]
+  let served: Uint8Array
   try {
     const upright = await uprightSteps(env.IMAGES, orientation)
-    files = await Promise.all([
-      encode(env.IMAGES, bytes, upright, { format: type as ImageOutputOptions['format'] }).then(
-        (b) => ({ key: name, type, bytes: b }),
-      ),
-      ...widths.flatMap((w) =>
-        SIZE_FORMATS.map((f) =>
-          encode(env.IMAGES, bytes, [...upright, { width: w }], {
-            format: f.type,
-            quality: f.quality,
-          }).then((b) => ({ key: sizeName(name, w, f.ext), type: f.type, bytes: b })),
-        ),
-      ),
-    ])
+    served = await encode(env.IMAGES, bytes, upright, {
+      format: type as ImageOutputOptions['format'],
+    })
   } catch (err) {
     // the header read well: the picture does not decode, or the service refused (Images' free
     // plan stops at 5,000 transformations a month with code 9422), which the staff member must
@@ -76,42 +61,45 @@ export async function storeMedia(
     return { ok: false, error: service ? 'media_service' : 'media_type' }
   }
   // the size as served (upright), read from what was made
-  const served = imageSize(files[0]!.bytes)
+  const size = imageSize(served)
+  const width = size.width ?? (turned ? read.picture.height : read.picture.width)
   const media: MediaPicture = {
     name,
-    width: served.width ?? width,
-    height: served.height ?? (turned ? read.picture.width : read.picture.height),
-    widths,
+    width,
+    height: size.height ?? (turned ? read.picture.width : read.picture.height),
+    // the sizes it will have: made just after this answer (media-sizes-job.ts)
+    widths: widthsFor(width),
   }
-  const stored: string[] = []
+  let stored = false
   try {
-    for (const f of files) {
-      await env.MEDIA.put(f.key, f.bytes, {
-        httpMetadata: { contentType: f.type, cacheControl: IMMUTABLE },
-      })
-      stored.push(f.key)
-    }
+    await env.MEDIA.put(name, served, {
+      httpMetadata: { contentType: type, cacheControl: IMMUTABLE },
+      // the sizes it stands in for until they are made (servedUntilMade)
+      customMetadata: { widths: media.widths!.join(',') },
+    })
+    stored = true
     await env.DB.prepare(
-      `INSERT INTO media (name, type, width, height, bytes, uploaded_by, widths)
-       VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (name) DO UPDATE SET width = excluded.width,
-       height = excluded.height, bytes = excluded.bytes, widths = excluded.widths`,
+      `INSERT INTO media (name, type, width, height, bytes, uploaded_by, widths, sizes_state)
+       VALUES (?, ?, ?, ?, ?, ?, ?, 'pending') ON CONFLICT (name) DO UPDATE SET
+       width = excluded.width, height = excluded.height, bytes = excluded.bytes,
+       widths = excluded.widths, sizes_state = 'pending'`,
     )
       .bind(
         name,
         type,
         media.width,
         media.height,
-        files[0]!.bytes.byteLength,
+        served.byteLength,
         by,
-        JSON.stringify(widths),
+        JSON.stringify(media.widths),
       )
       .run()
   } catch (err) {
     // what this upload added goes (a picture stored before keeps its file)
-    const added = stored.filter((key) => !(known && key === name))
-    if (added.length) await env.MEDIA.delete(added)
+    if (stored && !known) await env.MEDIA.delete(name)
     throw err
   }
+  await queueSizes(env, name)
   return { ok: true, media }
 }
 
@@ -133,19 +121,6 @@ export async function storeCard(env: AppEnv['Bindings'], file: File) {
     httpMetadata: { contentType: 'image/jpeg', cacheControl: IMMUTABLE },
   })
   return name
-}
-
-/** One output of the binding, as bytes. */
-async function encode(
-  images: ImagesBinding,
-  bytes: Uint8Array,
-  steps: ImageTransform[],
-  output: ImageOutputOptions,
-) {
-  let image = images.input(new Blob([bytes]).stream())
-  for (const step of steps) image = image.transform(step)
-  const result = await image.output(output)
-  return new Uint8Array(await result.response().arrayBuffer())
 }
 
 /**
@@ -243,8 +218,6 @@ const mediaOf = (row: Row | null): MediaPicture | null =>
 /** A picture's name as uploaded (`<hash>.<ext>`) or one of its sizes (`<hash>-<width>.<ext>`). */
 export const MEDIA_NAME = /^[0-9a-f]{32}(?:\.(?:jpg|png|webp)|-\d{1,4}\.(?:avif|webp))$/
 
-const IMMUTABLE = 'public, max-age=31536000, immutable'
-
 /** GET /media/<name>: the stored file, kept by browsers and the edge for a year (its name is its content). */
 export const media = new Hono<AppEnv>()
 
@@ -252,7 +225,7 @@ media.get('/:name', async (c) => {
   const name = c.req.param('name')
   if (!MEDIA_NAME.test(name)) return c.notFound()
   const file = await c.env.MEDIA.get(name)
-  if (!file) return c.notFound()
+  if (!file) return servedUntilMade(c, name)
   return c.body(file.body, 200, {
     'Content-Type': file.httpMetadata?.contentType ?? 'application/octet-stream',
     'Content-Length': String(file.size),
@@ -260,3 +233,24 @@ media.get('/:name', async (c) => {
     ETag: file.httpEtag,
   })
 })
+
+/**
+ * A size not made yet (its job runs just after the upload): the picture itself, kept a minute
+ * only, so a page's srcset shows the picture meanwhile and its size once made.
+ */
+async function servedUntilMade(c: Context<AppEnv>, size: string) {
+  const [, hash, width] = /^([0-9a-f]{32})-(\d{1,4})\.(?:avif|webp)$/.exec(size) ?? []
+  if (!hash || !width) return c.notFound()
+  for (const ext of ['jpg', 'png', 'webp']) {
+    const file = await c.env.MEDIA.get(`${hash}.${ext}`)
+    if (!file) continue
+    // only for a size it will have
+    if (!file.customMetadata?.widths?.split(',').includes(width)) return c.notFound()
+    return c.body(file.body, 200, {
+      'Content-Type': file.httpMetadata?.contentType ?? 'application/octet-stream',
+      'Content-Length': String(file.size),
+      'Cache-Control': 'public, max-age=60',
+    })
+  }
+  return c.notFound()
+}

@@ -1,4 +1,4 @@
-import { formFields } from '../api/forms'
+import { formFields, readForm } from '../api/forms'
 import { fromZonedTime } from 'date-fns-tz'
 import { Hono, type Context } from 'hono'
 import * as v from 'valibot'
@@ -12,12 +12,14 @@ import { RETRY_AFTER_SECONDS } from '../pages/error-page'
 import {
   findMedia,
   findMediaNamed,
+  MEDIA_NAME,
   listMedia,
   MEDIA_MAX_BYTES,
   storeCard,
   storeMedia,
 } from '../content/media'
 import { mediaNamesIn } from '../content/media-sizes'
+import { queueSizes, unfinishedSizes } from '../content/media-sizes-job'
 import {
   findItem,
   isStaleSave,
@@ -120,13 +122,24 @@ function tabOf(c: Context<AppEnv>, item: FullItem): Lang {
 async function renderEditor(c: Context<AppEnv>, item: FullItem, state: EditorState, status = 200) {
   const t = c.var.t
   // (D1 not answering, the form still comes back: without its history and pictures)
-  const [history, pictures] = state.offline
-    ? [[], []]
-    : await Promise.all([item.id ? revisions(c.env.DB, item.id) : [], listMedia(c.env.DB, 24)])
+  const shown = [state.values.cover ?? '', ...mediaNamesIn(state.values['text.body'] ?? '')]
+  const [history, pictures, sizes] = state.offline
+    ? [[], [], []]
+    : await Promise.all([
+        item.id ? revisions(c.env.DB, item.id) : [],
+        listMedia(c.env.DB, 24),
+        unfinishedSizes(c.env.DB, shown.filter(Boolean)),
+      ])
   c.status(status as 200)
   const name = item.id ? state.title || item.slug : t(`desk.content.new.${item.kind}`)
   return c.render(
-    <ContentEditorPage item={item} state={state} revisions={history} pictures={pictures} />,
+    <ContentEditorPage
+      item={item}
+      state={state}
+      revisions={history}
+      pictures={pictures}
+      sizes={sizes}
+    />,
     { title: deskTitle(c, name), description: t('desk.description'), workspace: true },
   )
 }
@@ -446,6 +459,17 @@ deskContent.post('/:kind/:id/restore', sameSiteOnly(), limitBody(4096), async (c
     if (!isStaleSave(err)) throw err
     return back('stale')
   }
+})
+
+const SizesForm = v.object({ back: v.optional(v.pipe(v.string(), v.maxLength(300))) })
+
+/** "Try again" beside a picture whose sizes failed: its job queued anew, back to the editor. */
+deskContent.post('/media/:name/sizes', sameSiteOnly(), limitBody(4096), async (c) => {
+  const name = c.req.param('name')
+  const back = (await readForm(c, SizesForm))?.back ?? ''
+  if (!MEDIA_NAME.test(name) || !(await findMedia(c.env.DB, name))) return c.notFound()
+  await queueSizes(c.env, name)
+  return c.redirect(back.startsWith('/desk/content/') ? back : '/desk/content', 303)
 })
 
 /**

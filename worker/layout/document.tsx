@@ -261,6 +261,8 @@ function Document({
         data-consent={hasTrackers(config) && !workspace ? consent : undefined}
         data-flash={flash}
         data-session={user ? user.email : ''}
+        // what a form's button says while it is sent (client/enhance/busy-forms.ts)
+        data-busy-text={t('forms.sending')}
       >
         {bare ? (
           <main id="main">{children}</main>

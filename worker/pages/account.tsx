@@ -177,7 +177,7 @@ export function AccountPage({
         </Panel>
         <Panel id="data" title={t('auth.data_heading')} className="md:col-span-2">
           <p className="m-0 mt-2 text-ink-700">{t('auth.data_text')}</p>
-          <form method="post" action="/auth/account/data" className="mt-4">
+          <form method="post" action="/auth/account/data" data-download="" className="mt-4">
             <button type="submit" className="btn-ghost">
               {t('auth.data_button')}
             </button>

@@ -163,6 +163,7 @@ export async function serveDataLinkPage(c: Context<AppEnv>) {
       action === 'export' ? 'privacy_request.download_button' : 'privacy_request.erase_button',
     ),
     danger: action === 'erase',
+    download: action === 'export',
   })
 }
 

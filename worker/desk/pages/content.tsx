@@ -15,6 +15,7 @@ import { CONTENT_KINDS, type ContentKind } from '../../db/content-kinds'
 import { formatDateTime, zonedFieldValue } from '../../i18n/format'
 import { isMessageKey } from '../../i18n/translator'
 import { usePage } from '../../render/context'
+import type { SizesState } from '../../content/media-sizes-job'
 import { DeskHeader, DeskNotice, DeskTable } from './leads'
 import { ArticleCardField } from './social-card'
 
@@ -406,16 +407,50 @@ function FieldInput({
   }
 }
 
+/**
+ * The form's pictures whose smaller sizes are not all made yet (made just after the upload,
+ * content/media-sizes-job.ts), or failed after every attempt: with a button that asks again.
+ */
+function PictureSizes({ sizes, back }: { sizes: SizesState[]; back: string }) {
+  const { t } = usePage()
+  if (!sizes.length) return null
+  return (
+    <ul className="m-0 list-none space-y-2 p-0">
+      {sizes.map((s) => (
+        <li key={s.name}>
+          {s.state === 'pending' ? (
+            <DeskNotice ok>{t('desk.content.sizes.pending', { name: s.name })}</DeskNotice>
+          ) : (
+            <div role="alert" className="rounded-lg bg-amber-50 p-3 text-sm text-amber-900">
+              <p className="m-0">
+                {t('desk.content.sizes.failed', { name: s.name, error: s.error ?? '' })}
+              </p>
+              <form method="post" action={`/desk/content/media/${s.name}/sizes`} className="mt-2">
+                <input type="hidden" name="back" value={back} />
+                <button type="submit" className="btn-ghost py-1.5 text-sm">
+                  {t('desk.content.sizes.retry')}
+                </button>
+              </form>
+            </div>
+          )}
+        </li>
+      ))}
+    </ul>
+  )
+}
+
 export function ContentEditorPage({
   item,
   state,
   revisions,
   pictures,
+  sizes,
 }: {
   item: FullItem
   state: EditorState
   revisions: RevisionRow[]
   pictures: MediaPicture[]
+  sizes: SizesState[]
 }) {
   const { t, lang: uiLang, config } = usePage()
   const issue = useIssue()
@@ -485,6 +520,7 @@ export function ContentEditorPage({
             )}
           </div>
         )}
+        <PictureSizes sizes={sizes} back={`${base}?tab=${tab}`} />
         {Object.keys(state.issues).some((k) => k !== 'form') && (
           <p role="alert" className="m-0 rounded-lg bg-amber-50 p-3 text-sm text-amber-900">
             {t('desk.content.errors.fields')}
