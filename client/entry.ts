@@ -27,13 +27,23 @@ async function hydrate(el: HTMLElement) {
   const name = el.getAttribute(ISLAND_ATTR)
   const load = islands[`./islands/${name}.tsx`]
   if (!load) return console.error(`Unknown island "${name}"`)
-  const [{ default: island }, { createElement }, { hydrateRoot }] = await Promise.all([
-    load(),
-    import('react'),
-    import('react-dom/client'),
-  ])
+  const [{ default: island }, { createElement }, { hydrateRoot }, { IslandRoot }] =
+    await Promise.all([
+      load(),
+      import('react'),
+      import('react-dom/client'),
+      import('./lib/typed-value'),
+    ])
   const props = JSON.parse(el.getAttribute(PROPS_ATTR) ?? '{}')
-  hydrateRoot(el, createElement(island.island.Component, props))
+  // the marker, for an island that reads what was chosen in it before it hydrated
+  hydrateRoot(
+    el,
+    createElement(
+      IslandRoot.Provider,
+      { value: el },
+      createElement(island.island.Component, props),
+    ),
+  )
   el.setAttribute('data-hydrated', 'done')
 }
 

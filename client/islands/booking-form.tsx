@@ -1,9 +1,9 @@
-import { useId, useMemo, useState, useSyncExternalStore, type FormEvent, useRef } from 'react'
+import { useMemo, useState, useSyncExternalStore, type FormEvent, useRef } from 'react'
 import { PersonFields, SubmitButton } from '../components/field'
 import { Icon } from '../components/icon'
 import { defineIsland } from '../island'
 import { reportLead } from '../lib/trackers'
-import { typedChoice } from '../lib/typed-value'
+import { useTypedChoiceState } from '../lib/typed-value'
 import { useHydrated } from '../lib/use-hydrated'
 import { formValues, useLeadForm, type ErrorTexts, validateInScript } from '../lib/use-lead-form'
 import type { ChallengeConfig } from '../lib/challenge'
@@ -120,8 +120,7 @@ function BookingForm({
     () => agencyTimeZone,
   )
   // a time chosen before the script came stays chosen, its day shown (lib/typed-value.ts)
-  const formId = useId()
-  const [slot, setSlot] = useState(() => typedChoice(formId, 'slot') ?? '')
+  const [slot, setSlot] = useTypedChoiceState('slot')
   const [day, setDay] = useState<string | null>(null)
   const [confirmed, setConfirmed] = useState<Confirmed | null>(null)
   // Server markup lists every day (works without JavaScript); hydrated, one day at a time.
@@ -187,7 +186,6 @@ function BookingForm({
   const busy = form.state === 'submitting'
   return (
     <form
-      id={formId}
       ref={validateInScript}
       method="post"
       action="/api/bookings"

@@ -1,8 +1,7 @@
-import { useState } from 'react'
 import { TextAreaField } from '../components/field'
 import { defineIsland } from '../island'
 import { pluralForm, type PluralForms } from '../lib/plural'
-import { typedValue } from '../lib/typed-value'
+import { useTypedState } from '../lib/typed-value'
 
 export type CountedFieldProps = {
   name: string
@@ -27,7 +26,7 @@ export type CountedFieldProps = {
  */
 function CountedField(props: CountedFieldProps) {
   // what was typed before the script came, else the saved text (lib/typed-value.ts)
-  const [text, setText] = useState(() => typedValue(props.id) ?? props.value)
+  const [text, setText] = useTypedState(props.id, props.value)
   const n = [...text.trim()].length
   const outside = n < props.min || n > props.max
   return (

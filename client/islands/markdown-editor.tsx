@@ -3,7 +3,7 @@ import { labelClass, TextAreaField } from '../components/field'
 import { PicturePicker, type PicturePickerTexts } from '../components/picture-picker'
 import { defineIsland } from '../island'
 import type { MediaPicture } from '../lib/media-picture'
-import { typedValue } from '../lib/typed-value'
+import { useTypedState } from '../lib/typed-value'
 import { useHydrated } from '../lib/use-hydrated'
 
 export type MarkdownEditorProps = {
@@ -39,7 +39,7 @@ export type MarkdownEditorProps = {
  */
 function MarkdownEditor(props: MarkdownEditorProps) {
   // what was typed before the script came, else the saved text (lib/typed-value.ts)
-  const [text, setText] = useState(() => typedValue(props.id) ?? props.value)
+  const [text, setText] = useTypedState(props.id, props.value)
   const [html, setHtml] = useState(props.previewHtml)
   // the server's preview is of the saved text: asked anew only once the text differs from it
   const previewed = useRef(props.value)

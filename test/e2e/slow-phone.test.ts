@@ -1,0 +1,284 @@
+import {
+  chromium,
+  type Browser,
+  type BrowserContext,
+  type ConsoleMessage,
+  type Page,
+} from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import en from '../../locales/en.json'
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/lib/server.mjs'
+import { PHONE } from './browser'
+import { query } from './d1'
+import { signInStaff } from './staff'
+
+// Issue 47: a phone whose scripts arrive seconds after the page. Whatever a person types, picks
+// or ticks before the islands hydrate is still there after, in every field of every page with an
+// island, public and desk, in English and Arabic; the counters and the preview start from it.
+// And a form sent twice in a row (a double tap) stores one item.
+
+/** How late the page's scripts arrive. */
+const SCRIPT_DELAY_MS = 3000
+
+let browser: Browser
+beforeAll(async () => {
+  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS })
+})
+afterAll(() => browser?.close())
+
+const rand = () => Math.floor(Math.random() * 250) + 1
+
+async function phoneContext(): Promise<BrowserContext> {
+  const context = await browser.newContext({
+    baseURL: inject('baseURL'),
+    viewport: PHONE,
+    extraHTTPHeaders: { 'CF-Connecting-IP': `10.${rand()}.${rand()}.${rand()}` },
+  })
+  await context.addInitScript(() => {
+    localStorage.setItem('welcome-popup-seen', '1')
+    sessionStorage.setItem('splash-seen', '1')
+  })
+  return context
+}
+
+/** Every script of the site (its entry and the islands' chunks) held back SCRIPT_DELAY_MS. */
+async function slowScripts(page: Page) {
+  await page.route(/\/assets\/.*\.js$/, async (route) => {
+    await new Promise((r) => setTimeout(r, SCRIPT_DELAY_MS))
+    await route.continue()
+  })
+}
+
+type Typed = { selector: string; kind: string; value: string }
+
+/**
+ * Types into every field a person can reach on the page, before its scripts have run: text,
+ * textarea, select, checkbox, radio. Returns what each should still hold.
+ */
+async function typeEverywhere(page: Page, lang: string): Promise<Typed[]> {
+  const fields = await page.evaluate(() =>
+    [
+      ...document.querySelectorAll<HTMLElement>(
+        ['main', 'footer']
+          .flatMap((p) => ['input', 'textarea', 'select'].map((f) => `${p} ${f}`))
+          .join(', '),
+      ),
+    ]
+      .filter((el) => {
+        const input = el as HTMLInputElement
+        if (input.type === 'hidden' || input.type === 'file' || input.disabled) return false
+        if (input.readOnly || input.tabIndex < 0) return false
+        // what a person can see and reach (not the honeypot, not a closed dialog's)
+        const box = el.getBoundingClientRect()
+        const style = getComputedStyle(el)
+        const label = el.closest('label')
+        const shown = (e: Element) => e.getBoundingClientRect().width > 0
+        return (
+          (box.width > 0 || (label && shown(label))) &&
+          style.visibility !== 'hidden' &&
+          !el.closest('dialog:not([open]), [hidden], [aria-hidden=true]')
+        )
+      })
+      .map((el, i) => {
+        const input = el as HTMLInputElement
+        // found again by what React keeps: its id, else its name
+        const selector = el.id
+          ? `[id="${el.id}"]`
+          : `${el.tagName.toLowerCase()}[name="${input.name}"]`
+        return { i, tag: el.tagName.toLowerCase(), type: input.type, name: input.name, selector }
+      }),
+  )
+  expect(fields.length, 'fields to type in').toBeGreaterThan(0)
+  const typed: Typed[] = []
+  const radios = new Set<string>()
+  for (const f of fields) {
+    const selector = f.selector
+    const el = page.locator(selector)
+    if (f.tag === 'select') {
+      const options = await el
+        .locator('option:not([disabled])')
+        .evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value))
+      const value = options.at(-1)!
+      await el.selectOption(value)
+      typed.push({ selector, kind: 'value', value })
+    } else if (f.type === 'checkbox') {
+      const was = await el.isChecked()
+      await el.setChecked(!was, { force: true })
+      typed.push({ selector, kind: 'checked', value: String(!was) })
+    } else if (f.type === 'radio') {
+      if (radios.has(f.name)) continue
+      radios.add(f.name)
+      // the last choice of the group: never the one it starts with
+      const group = page.locator(`main input[type=radio][name="${f.name}"]`)
+      const last = group.last()
+      await last.check({ force: true })
+      const value = (await last.getAttribute('value'))!
+      typed.push({
+        selector: `main input[type=radio][name="${f.name}"]:checked`,
+        kind: 'radio',
+        value,
+      })
+    } else {
+      const value =
+        f.type === 'email'
+          ? `early-${f.i}@example.org`
+          : f.type === 'number'
+            ? '42'
+            : f.type === 'url'
+              ? 'https://example.org/early'
+              : f.type === 'datetime-local'
+                ? '2031-05-06T10:30'
+                : f.type === 'date'
+                  ? '2031-05-06'
+                  : f.type === 'time'
+                    ? '10:30'
+                    : `${lang === 'ar' ? 'كُتب قبل السكربت' : 'Typed before the script'} ${f.i}, long enough to count for a field that wants fifty characters or more.`
+      await el.fill(value)
+      // as the field took it (a maxlength cuts it)
+      typed.push({ selector, kind: 'value', value: await el.inputValue() })
+    }
+  }
+  return typed
+}
+
+/** The page's islands have all hydrated, and the effects of their first render have run. */
+async function hydrated(page: Page) {
+  await page.waitForSelector('body[data-hydrated]', { state: 'attached', timeout: 30_000 })
+  await page.waitForFunction(
+    () =>
+      [...document.querySelectorAll('[data-island]')]
+        .filter((el) => (el as HTMLElement).offsetParent !== null || el.firstElementChild)
+        .every(
+          (el) => el.getAttribute('data-hydrated') === 'done' || !el.hasAttribute('data-hydrate'),
+        ),
+    undefined,
+    { timeout: 30_000 },
+  )
+  await page.waitForTimeout(300)
+}
+
+async function stillTyped(page: Page, typed: Typed[]) {
+  for (const t of typed) {
+    const el = page.locator(t.selector)
+    if (t.kind === 'checked') expect(String(await el.isChecked()), t.selector).toBe(t.value)
+    else if (t.kind === 'radio') expect(await el.getAttribute('value'), t.selector).toBe(t.value)
+    else expect(await el.inputValue(), t.selector).toBe(t.value)
+  }
+}
+
+/** Scrolls the page through, so every island (some hydrate near the viewport) gets its turn. */
+async function scrollThrough(page: Page) {
+  await page.evaluate(async () => {
+    for (let y = 0; y < document.body.scrollHeight; y += 600) {
+      window.scrollTo(0, y)
+      await new Promise((r) => setTimeout(r, 50))
+    }
+    window.scrollTo(0, 0)
+  })
+}
+
+const PUBLIC = ['/', '/contact', '/book', '/blog/shopify-seo-guide']
+
+describe.each(['en', 'ar'])('a phone whose scripts come late, in %s', (lang) => {
+  it.each(PUBLIC)('keeps what was typed into %s before its islands hydrated', async (path) => {
+    const context = await phoneContext()
+    try {
+      const page = await context.newPage()
+      const errors: string[] = []
+      page.on('pageerror', (e) => errors.push(e.message))
+      await slowScripts(page)
+      await page.goto(`${path}?lang=${lang}`, { waitUntil: 'domcontentloaded' })
+      const started = Date.now()
+      const typed = await typeEverywhere(page, lang)
+      // typed while the scripts were still on their way
+      expect(Date.now() - started).toBeLessThan(SCRIPT_DELAY_MS)
+      expect(await page.evaluate(() => document.body.hasAttribute('data-hydrated'))).toBe(false)
+      await scrollThrough(page)
+      await hydrated(page)
+      await stillTyped(page, typed)
+      expect(errors).toEqual([])
+    } finally {
+      await context.close()
+    }
+  })
+
+  it('keeps what was typed into a new article and a newsletter, with its counts and preview', async () => {
+    const context = await phoneContext()
+    try {
+      const page = await context.newPage()
+      await signInStaff(page)
+      await context.addCookies([
+        { name: 'preferred-language', value: lang, url: inject('baseURL') },
+      ])
+      // a newsletter to write in
+      await page.goto('/desk/newsletters')
+      await page.locator('main form[action="/desk/newsletters"] button[type=submit]').click()
+      await page.waitForURL(/\/desk\/newsletters\/\d+/)
+      const newsletter = new URL(page.url()).pathname
+
+      await slowScripts(page)
+      for (const path of ['/desk/content/article/new', newsletter]) {
+        const errors: string[] = []
+        const onError = (e: Error) => errors.push(e.message)
+        const onConsole = (m: ConsoleMessage) => m.type() === 'error' && errors.push(m.text())
+        page.on('pageerror', onError)
+        page.on('console', onConsole)
+        await page.goto(path, { waitUntil: 'domcontentloaded' })
+        const typed = await typeEverywhere(page, lang)
+        expect(await page.evaluate(() => document.body.hasAttribute('data-hydrated'))).toBe(false)
+        await hydrated(page)
+        expect(errors).toEqual([])
+        await stillTyped(page, typed)
+        // the count under a counted field and the Markdown's preview follow what was typed
+        const body = page.locator('textarea[name$="body"]').first()
+        const text = await body.inputValue()
+        const word = lang === 'ar' ? 'كُتب قبل السكربت' : 'Typed before the script'
+        expect(text).toContain(word)
+        await expect
+          .poll(() => page.locator('.prose').first().textContent(), { timeout: 10_000 })
+          .toContain(word)
+        const counted = page.locator('[id$="-count"]').first()
+        const countedId = (await counted.getAttribute('id'))!.replace(/-count$/, '')
+        const n = [...(await page.locator(`[id="${countedId}"]`).inputValue()).trim()].length
+        expect(await counted.textContent()).toContain(String(n))
+        expect(errors).toEqual([])
+        page.off('pageerror', onError)
+        page.off('console', onConsole)
+      }
+    } finally {
+      await context.close()
+    }
+  })
+})
+
+describe('a double tap', () => {
+  it('on a desk form posted by the browser saves one item, its button busy meanwhile', async () => {
+    const context = await phoneContext()
+    try {
+      const page = await context.newPage()
+      await signInStaff(page)
+      const before = await query<{ n: number }>('SELECT count(*) AS n FROM newsletter_issues')
+      await page.goto('/desk/newsletters')
+      await page.waitForSelector('body[data-hydrated]', { state: 'attached' })
+      const button = page.locator('main form[action="/desk/newsletters"] button[type=submit]')
+      // the answer held back, as on a slow connection, so the second tap comes during the post
+      await page.route('**/desk/newsletters', async (route) => {
+        if (route.request().method() === 'POST') await new Promise((r) => setTimeout(r, 1500))
+        await route.continue()
+      })
+      // two taps in a row, then what the button says between them and after
+      const seen = await button.evaluate((b: HTMLButtonElement) => {
+        b.click()
+        const busy = [b.getAttribute('aria-busy'), b.textContent]
+        b.click()
+        return busy
+      })
+      expect(seen).toEqual(['true', en.forms.sending])
+      await page.waitForURL(/\/desk\/newsletters\/\d+/)
+      const after = await query<{ n: number }>('SELECT count(*) AS n FROM newsletter_issues')
+      expect(after[0]!.n - before[0]!.n).toBe(1)
+    } finally {
+      await context.close()
+    }
+  })
+})
