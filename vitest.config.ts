@@ -6,7 +6,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node'
  * holds its whole phase (the browser tests wait for the worker tests) while the cores idle.
  */
 const LONG =
-  /\/(e2e\/(a11y[^/]*|auth|leads|layout|finishing|markup|challenge|content)|worker\/(mail\/newsletter-drain|fuzz|privacy\/consent))\.test\.ts$/
+  /\/(e2e\/(a11y[^/]*|auth|leads|layout|finishing|markup|challenge|content|slow-phone)|worker\/(mail\/newsletter-drain|fuzz|privacy\/consent))\.test\.ts$/
 
 /**
  * Vitest's order (a file that failed or took long last time first, else larger files first),

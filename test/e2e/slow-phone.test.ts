@@ -5,6 +5,7 @@ import {
   type ConsoleMessage,
   type Page,
 } from 'playwright-core'
+import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import en from '../../locales/en.json'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/lib/server.mjs'
@@ -281,4 +282,96 @@ describe('a double tap', () => {
       await context.close()
     }
   })
+})
+
+describe('a phone photo', () => {
+  it(
+    'saves with its article before its sizes are made, which the page serves once made',
+    { timeout: 180_000 },
+    async () => {
+      // a phone's photo as a camera makes it: 4032×3024, fine detail (about 2.7 MB), where it was taken
+      const photo = await sharp({
+        create: {
+          width: 4032,
+          height: 3024,
+          channels: 3,
+          background: '#808080',
+          noise: { type: 'gaussian', mean: 128, sigma: 40 },
+        },
+      })
+        .blur(1.2)
+        .jpeg({ quality: 88 })
+        .withExifMerge({ IFD0: { Make: 'Phone', Model: 'Camera' }, IFD3: { GPSLatitudeRef: 'N' } })
+        .toBuffer()
+      expect(photo.byteLength).toBeGreaterThan(2_000_000)
+      const context = await phoneContext()
+      try {
+        const page = await context.newPage()
+        await signInStaff(page)
+        const slug = `phone-photo-${crypto.randomUUID().slice(0, 6)}`
+        await page.goto('/desk/content/article/new')
+        await page.waitForSelector('body[data-hydrated]', { state: 'attached' })
+        const c = en.desk.content
+        await page.getByLabel(c.fields.slug).fill(slug)
+        await page.getByLabel(c.fields.category, { exact: true }).fill('amazon')
+        await page.getByLabel(c.cover_upload).setInputFiles({
+          name: 'IMG_2041.jpg',
+          mimeType: 'image/jpeg',
+          buffer: photo,
+        })
+        await page.getByLabel(c.fields.title).fill('A photo from a phone')
+        await page.getByLabel(c.fields.excerpt).fill('Taken on a phone, saved from a phone.')
+        await page
+          .getByLabel(c.fields.description)
+          .fill('A meta description long enough to pass the fifty character minimum.')
+        await page.getByLabel(c.fields.category_label).fill('Amazon')
+        await page.getByLabel(c.fields.author).fill('Maya Writer')
+        await page.getByLabel(c.fields.cover_alt).fill('A grey photo')
+        await page.getByLabel(c.fields.body).fill('## A part\n\nSome text.')
+        // by what stays while it says "Sending…"
+        const publish = page.locator('main button[name=action][value=publish]')
+        expect(await publish.textContent()).toBe(c.publish)
+        const started = Date.now()
+        await publish.click()
+        await page.waitForURL(/\/desk\/content\/article\/\d+/, { timeout: 60_000 })
+        const answered = Date.now() - started
+        console.log(`a 4032×3024 phone photo (${photo.byteLength} bytes): saved in ${answered} ms`)
+
+        // its sizes within a minute, then the page's srcset names files that are those sizes
+        const [{ name }] = await query<{ name: string }>(
+          `SELECT json_extract(fields, '$.cover.name') AS name FROM content_items WHERE slug = '${slug}'`,
+        )
+        let made = 0
+        await expect
+          .poll(
+            async () => {
+              made = Date.now() - started
+              return (
+                await query<{ s: string }>(
+                  `SELECT sizes_state AS s FROM media WHERE name = '${name}'`,
+                )
+              )[0]!.s
+            },
+            { timeout: 60_000, interval: 500 },
+          )
+          .toBe('done')
+        console.log(`its sizes made ${made} ms after the save was sent`)
+        const visitor = await context.newPage()
+        await visitor.goto(`/blog/${slug}`)
+        const srcset = (await visitor
+          .locator('main picture source[type="image/avif"]')
+          .first()
+          .getAttribute('srcset'))!
+        const urls = srcset.split(', ').map((s) => s.split(' ')[0]!)
+        expect(urls).toHaveLength(6)
+        for (const url of urls) {
+          const res = await visitor.request.get(url)
+          expect(res.headers()['content-type'], url).toBe('image/avif')
+          expect(res.headers()['cache-control'], url).toContain('immutable')
+        }
+      } finally {
+        await context.close()
+      }
+    },
+  )
 })
