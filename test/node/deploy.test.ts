@@ -101,6 +101,7 @@ function deployed(extra: Record<string, unknown> = {}) {
       'growth-agency-mail-dlq',
       'growth-agency-newsletters',
       'growth-agency-calendar',
+      'growth-agency-media',
     ],
     buckets: ['growth-agency-media'],
     secretsUploaded: ['AUTH_SIGNING_KEY', 'LINK_SECRET'],
@@ -186,6 +187,7 @@ describe('npm run deploy: a first deploy and a second with nothing changed', () 
       'queues info growth-agency-mail',
       'queues info growth-agency-newsletters',
       'queues info growth-agency-calendar',
+      'queues info growth-agency-media',
       'queues info growth-agency-mail-dlq',
       'r2 bucket info growth-agency-media --json',
     ])
@@ -194,6 +196,7 @@ describe('npm run deploy: a first deploy and a second with nothing changed', () 
       'queues create growth-agency-mail',
       'queues create growth-agency-newsletters',
       'queues create growth-agency-calendar',
+      'queues create growth-agency-media',
       'queues create growth-agency-mail-dlq',
       'r2 bucket create growth-agency-media',
       'd1 migrations apply DB',
@@ -423,6 +426,7 @@ describe('npm run deploy finds resources by name, whatever the pages', () => {
     expect(changes(calls).filter((c) => c.startsWith('queues create'))).toEqual([
       'queues create growth-agency-newsletters',
       'queues create growth-agency-calendar',
+      'queues create growth-agency-media',
       'queues create growth-agency-mail-dlq',
     ])
   })
