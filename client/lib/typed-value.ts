@@ -23,41 +23,35 @@ function typedValue(id: string): string | undefined {
 export const IslandRoot = createContext<HTMLElement | null>(null)
 
 /**
- * The value of the radio button of `name` chosen before hydration inside this island: a hook,
- * since a page may hold two of the same island (the booking page and its dialog).
+ * A value kept as state: the server's in the render that hydrates (the same HTML, or React would
+ * throw the server's away), then at once, before the browser paints, what `typed` read while
+ * hydrating (before React writes the field), if anything.
  */
-function useTypedChoice(name: string): string | undefined {
-  const root = useContext(IslandRoot)
-  const chosen = root?.querySelector<HTMLInputElement>(
-    `input[type=radio][name="${CSS.escape(name)}"]:checked`,
-  )
-  return chosen && !chosen.defaultChecked ? chosen.value : undefined
-}
-
-/**
- * A field's value as state: the server's value in the render that hydrates (the same HTML, or
- * React would throw the server's away), then at once, before the browser paints, what was typed
- * into the field before the script came (read while hydrating, before React writes the field).
- */
-export function useTypedState(id: string, serverValue: string) {
-  const [typed] = useState(() => typedValue(id))
+function useKept(typed: () => string | undefined, serverValue: string) {
+  const [kept] = useState(typed)
   const [value, setValue] = useState(serverValue)
   useLayoutEffect(() => {
     // one render more, once, right after hydrating: the render that hydrates must be the server's
     // eslint-disable-next-line react-hooks/set-state-in-effect
-    if (typed !== undefined) setValue(typed)
-  }, [typed])
+    if (kept !== undefined) setValue(kept)
+  }, [kept])
   return [value, setValue] as const
 }
 
-/** The same for a radio group's choice inside this island (the booking form's time). */
+/** A field's value as state, keeping what was typed into the field `id` before hydration. */
+export const useTypedState = (id: string, serverValue: string) =>
+  useKept(() => typedValue(id), serverValue)
+
+/**
+ * A radio group's choice as state, keeping the one made in this island before hydration (a
+ * page may hold two of the same island: the booking page and its dialog).
+ */
 export function useTypedChoiceState(name: string) {
-  const [typed] = useState(useTypedChoice(name))
-  const [value, setValue] = useState('')
-  useLayoutEffect(() => {
-    // one render more, once, right after hydrating: the render that hydrates must be the server's
-    // eslint-disable-next-line react-hooks/set-state-in-effect
-    if (typed !== undefined) setValue(typed)
-  }, [typed])
-  return [value, setValue] as const
+  const root = useContext(IslandRoot)
+  return useKept(() => {
+    const chosen = root?.querySelector<HTMLInputElement>(
+      `input[type=radio][name="${CSS.escape(name)}"]:checked`,
+    )
+    return chosen && !chosen.defaultChecked ? chosen.value : undefined
+  }, '')
 }

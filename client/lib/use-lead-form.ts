@@ -59,43 +59,34 @@ export function useLeadForm(texts: ErrorTexts, challenge?: FormChallenge) {
     if (sending.current) return
     sending.current = true
     try {
-      await send(url, body, onSuccess, onError)
+      setState('submitting')
+      setFieldErrors({})
+      let token: string | undefined
+      const slot = challenge?.slot.current
+      if (challenge?.config && slot) {
+        try {
+          token = await challengeToken(challenge.config, challenge.action, slot)
+        } catch {
+          setState('idle')
+          return failed(texts.challengeFailed)
+        }
+      }
+      const answer = await postLead<T>(
+        url,
+        token ? { ...(body as Record<string, unknown>), challengeToken: token } : body,
+      )
+      if (answer.ok) {
+        setState('success')
+        onSuccess(answer.data)
+        return
+      }
+      setState('idle')
+      setFieldErrors(answer.fields ?? {})
+      onError?.(answer)
+      failed(answer.error ?? texts.errorGeneric)
     } finally {
       sending.current = false
     }
-  }
-
-  async function send<T>(
-    url: string,
-    body: unknown,
-    onSuccess: (data: T) => void,
-    onError?: (answer: Extract<LeadAnswer<T>, { ok: false }>) => void,
-  ) {
-    setState('submitting')
-    setFieldErrors({})
-    let token: string | undefined
-    const slot = challenge?.slot.current
-    if (challenge?.config && slot) {
-      try {
-        token = await challengeToken(challenge.config, challenge.action, slot)
-      } catch {
-        setState('idle')
-        return failed(texts.challengeFailed)
-      }
-    }
-    const answer = await postLead<T>(
-      url,
-      token ? { ...(body as Record<string, unknown>), challengeToken: token } : body,
-    )
-    if (answer.ok) {
-      setState('success')
-      onSuccess(answer.data)
-      return
-    }
-    setState('idle')
-    setFieldErrors(answer.fields ?? {})
-    onError?.(answer)
-    failed(answer.error ?? texts.errorGeneric)
   }
 
   return {

@@ -4,6 +4,7 @@ import ar from '../../locales/ar.json'
 import en from '../../locales/en.json'
 import app from '../../worker/index'
 import type { Bindings } from '../../worker/bindings'
+import { DUMMY_TOKEN, TOKEN_FIELD, withCaptcha } from './challenge'
 
 /**
  * The bot of issue 45: plain HTTP, no browser, the headers a browser would send forged, a new
@@ -14,7 +15,6 @@ import type { Bindings } from '../../worker/bindings'
 const SITE = 'https://example.com'
 /** Cloudflare's test secret that refuses every token: as a bot's made-up token fares. */
 const FAILING_SECRET = '2x0000000000000000000000000000000AA'
-const DUMMY_TOKEN = 'XXXX.DUMMY.TOKEN.XXXX'
 
 let ip = 0
 const nextIp = () => `192.0.2.${(++ip % 250) + 1}`
@@ -74,6 +74,11 @@ async function freeSlot() {
   return slots[3 + Math.floor(Math.random() * Math.max(1, slots.length - 4))]
 }
 
+/** The token where GoTrue's clients send it (supabase-js's `captchaToken`). */
+const captcha = (token?: string) => (token ? withCaptcha({}, token) : {})
+/** The token as the page's widget puts it in a form the browser posts. */
+const widgetField = (token?: string) => (token ? { [TOKEN_FIELD]: token } : {})
+
 /** Every form and endpoint that e-mails a typed address, as the bot posts to each. */
 const TARGETS: {
   name: string
@@ -115,7 +120,7 @@ const TARGETS: {
       name: 'Bot',
       email,
       guide: 'conversion-masterclass',
-      ...(token ? { 'cf-turnstile-response': token } : {}),
+      ...widgetField(token),
     }),
   },
   {
@@ -136,7 +141,7 @@ const TARGETS: {
       slot: await freeSlot(),
       name: 'Bot',
       email,
-      ...(token ? { 'cf-turnstile-response': token } : {}),
+      ...widgetField(token),
     }),
   },
   {
@@ -146,7 +151,7 @@ const TARGETS: {
     body: (email, token) => ({
       email,
       action: 'export',
-      ...(token ? { 'cf-turnstile-response': token } : {}),
+      ...widgetField(token),
     }),
   },
   {
@@ -155,7 +160,7 @@ const TARGETS: {
     body: (email, token) => ({
       email,
       password: 'correct horse 1',
-      ...(token ? { gotrue_meta_security: { captcha_token: token } } : {}),
+      ...captcha(token),
     }),
   },
   {
@@ -164,7 +169,7 @@ const TARGETS: {
     body: (email, token) => ({
       email,
       create_user: true,
-      ...(token ? { gotrue_meta_security: { captcha_token: token } } : {}),
+      ...captcha(token),
     }),
   },
   {
@@ -172,7 +177,7 @@ const TARGETS: {
     path: '/auth/v1/recover',
     body: (email, token) => ({
       email,
-      ...(token ? { gotrue_meta_security: { captcha_token: token } } : {}),
+      ...captcha(token),
     }),
   },
   {
@@ -181,7 +186,7 @@ const TARGETS: {
     body: (email, token) => ({
       type: 'signup',
       email,
-      ...(token ? { gotrue_meta_security: { captcha_token: token } } : {}),
+      ...captcha(token),
     }),
   },
   {
@@ -191,7 +196,7 @@ const TARGETS: {
     body: (email, token) => ({
       email,
       password: 'correct horse 1',
-      ...(token ? { 'cf-turnstile-response': token } : {}),
+      ...widgetField(token),
     }),
   },
   {

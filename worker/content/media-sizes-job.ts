@@ -75,9 +75,15 @@ export async function consumeMedia(batch: MessageBatch<MediaJob>, env: Bindings)
 }
 
 /**
- * Puts the picture's job on the queue. A queue that does not take it loses nothing: the picture
- * stays pending and the cron asks again.
+ * Puts the job of a picture marked pending on the queue. A queue that does not take it loses
+ * nothing: the picture stays pending and the cron asks again.
  */
+export const sendSizesJob = (env: Bindings, name: string) =>
+  env.MEDIA_QUEUE.send({ sizes: name } satisfies MediaJob).catch((err: unknown) =>
+    console.error(`media: the sizes of ${name} were not queued (the cron asks again)`, err),
+  )
+
+/** Marks a picture's sizes pending again (the desk's retry, the cron's catch-up) and queues them. */
 export async function queueSizes(env: Bindings, name: string) {
   await env.DB.prepare(
     `UPDATE media SET sizes_state = 'pending', sizes_error = NULL,
@@ -85,9 +91,7 @@ export async function queueSizes(env: Bindings, name: string) {
   )
     .bind(name)
     .run()
-  await env.MEDIA_QUEUE.send({ sizes: name } satisfies MediaJob).catch((err: unknown) =>
-    console.error(`media: the sizes of ${name} were not queued (the cron asks again)`, err),
-  )
+  await sendSizesJob(env, name)
 }
 
 /** The cron's catch-up: pictures left pending by a lost job. */
@@ -100,21 +104,4 @@ export async function queueLostSizes(env: Bindings) {
     .all<{ name: string }>()
   for (const { name } of results) await queueSizes(env, name)
   return results.length
-}
-
-/** Where a picture's sizes stand, as the desk shows it. */
-export type SizesState = { name: string; state: 'pending' | 'failed'; error: string | null }
-
-/** The pictures among `names` whose sizes are not all made, for the editor's notice. */
-export async function unfinishedSizes(db: D1Database, names: string[]): Promise<SizesState[]> {
-  names = [...new Set(names)].slice(0, 90)
-  if (!names.length) return []
-  const { results } = await db
-    .prepare(
-      `SELECT name, sizes_state AS state, sizes_error AS error FROM media
-       WHERE sizes_state != 'done' AND name IN (${names.map(() => '?').join(',')})`,
-    )
-    .bind(...names)
-    .all<SizesState>()
-  return results
 }

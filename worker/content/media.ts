@@ -4,7 +4,7 @@ import { sha256Hex } from '../hash'
 import type { AppEnv } from '../env'
 import { CARD_HEIGHT, CARD_WIDTH, type MediaPicture } from '../../client/lib/media-picture'
 import { widthsFor } from './media-sizes'
-import { queueSizes } from './media-sizes-job'
+import { sendSizesJob } from './media-sizes-job'
 import { encode, IMMUTABLE } from './picture-encode'
 import { PICTURE_TYPES, readPicture, type PictureRefusal } from './picture-bytes'
 
@@ -79,10 +79,11 @@ export async function storeMedia(
     })
     stored = true
     await env.DB.prepare(
-      `INSERT INTO media (name, type, width, height, bytes, uploaded_by, widths, sizes_state)
-       VALUES (?, ?, ?, ?, ?, ?, ?, 'pending') ON CONFLICT (name) DO UPDATE SET
-       width = excluded.width, height = excluded.height, bytes = excluded.bytes,
-       widths = excluded.widths, sizes_state = 'pending'`,
+      `INSERT INTO media (name, type, width, height, bytes, uploaded_by, widths, sizes_state,
+       sizes_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+       ON CONFLICT (name) DO UPDATE SET width = excluded.width, height = excluded.height,
+       bytes = excluded.bytes, widths = excluded.widths, sizes_state = 'pending',
+       sizes_error = NULL, sizes_at = excluded.sizes_at`,
     )
       .bind(
         name,
@@ -99,7 +100,7 @@ export async function storeMedia(
     if (stored && !known) await env.MEDIA.delete(name)
     throw err
   }
-  await queueSizes(env, name)
+  await sendSizesJob(env, name)
   return { ok: true, media }
 }
 
@@ -183,19 +184,38 @@ async function uprightSteps(images: ImagesBinding, orientation: number) {
 export const findMedia = async (db: D1Database, name: string) =>
   mediaOf(await db.prepare(`SELECT ${COLUMNS} FROM media WHERE name = ?`).bind(name).first<Row>())
 
+/** Rows of the pictures of these names (those that exist) that match `where`. */
+async function rowsNamed<T>(db: D1Database, columns: string, names: string[], where = '') {
+  // D1 binds at most 100 values a query; an article shows far fewer pictures
+  names = [...new Set(names)].slice(0, 90)
+  if (!names.length) return []
+  const { results } = await db
+    .prepare(
+      `SELECT ${columns} FROM media WHERE ${where} name IN (${names.map(() => '?').join(',')})`,
+    )
+    .bind(...names)
+    .all<T>()
+  return results
+}
+
 /** The stored pictures of these names (those that exist), by name. */
 export async function findMediaNamed(db: D1Database, names: string[]) {
   const found = new Map<string, MediaPicture>()
-  // D1 binds at most 100 values a query; an article shows far fewer pictures
-  names = names.slice(0, 90)
-  if (!names.length) return found
-  const { results } = await db
-    .prepare(`SELECT ${COLUMNS} FROM media WHERE name IN (${names.map(() => '?').join(',')})`)
-    .bind(...names)
-    .all<Row>()
-  for (const row of results) found.set(row.name, mediaOf(row)!)
+  for (const row of await rowsNamed<Row>(db, COLUMNS, names)) found.set(row.name, mediaOf(row)!)
   return found
 }
+
+/** Where a picture's sizes stand (media-sizes-job.ts), as the desk shows it. */
+export type SizesState = { name: string; state: 'pending' | 'failed'; error: string | null }
+
+/** The pictures among `names` whose sizes are not all made, for the editor's notice. */
+export const unfinishedSizes = (db: D1Database, names: string[]) =>
+  rowsNamed<SizesState>(
+    db,
+    'name, sizes_state AS state, sizes_error AS error',
+    names,
+    `sizes_state != 'done' AND`,
+  )
 
 export async function listMedia(db: D1Database, limit = 60) {
   const { results } = await db
@@ -226,13 +246,15 @@ media.get('/:name', async (c) => {
   if (!MEDIA_NAME.test(name)) return c.notFound()
   const file = await c.env.MEDIA.get(name)
   if (!file) return servedUntilMade(c, name)
-  return c.body(file.body, 200, {
+  return fileAnswer(c, file, { 'Cache-Control': IMMUTABLE, ETag: file.httpEtag })
+})
+
+const fileAnswer = (c: Context<AppEnv>, file: R2ObjectBody, headers: Record<string, string>) =>
+  c.body(file.body, 200, {
     'Content-Type': file.httpMetadata?.contentType ?? 'application/octet-stream',
     'Content-Length': String(file.size),
-    'Cache-Control': IMMUTABLE,
-    ETag: file.httpEtag,
+    ...headers,
   })
-})
 
 /**
  * A size not made yet (its job runs just after the upload): the picture itself, kept a minute
@@ -246,11 +268,7 @@ async function servedUntilMade(c: Context<AppEnv>, size: string) {
     if (!file) continue
     // only for a size it will have
     if (!file.customMetadata?.widths?.split(',').includes(width)) return c.notFound()
-    return c.body(file.body, 200, {
-      'Content-Type': file.httpMetadata?.contentType ?? 'application/octet-stream',
-      'Content-Length': String(file.size),
-      'Cache-Control': 'public, max-age=60',
-    })
+    return fileAnswer(c, file, { 'Cache-Control': 'public, max-age=60' })
   }
   return c.notFound()
 }

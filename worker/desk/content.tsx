@@ -17,9 +17,10 @@ import {
   MEDIA_MAX_BYTES,
   storeCard,
   storeMedia,
+  unfinishedSizes,
 } from '../content/media'
 import { mediaNamesIn } from '../content/media-sizes'
-import { queueSizes, unfinishedSizes } from '../content/media-sizes-job'
+import { queueSizes } from '../content/media-sizes-job'
 import {
   findItem,
   isStaleSave,

@@ -15,7 +15,7 @@ import { CONTENT_KINDS, type ContentKind } from '../../db/content-kinds'
 import { formatDateTime, zonedFieldValue } from '../../i18n/format'
 import { isMessageKey } from '../../i18n/translator'
 import { usePage } from '../../render/context'
-import type { SizesState } from '../../content/media-sizes-job'
+import type { SizesState } from '../../content/media'
 import { DeskHeader, DeskNotice, DeskTable } from './leads'
 import { ArticleCardField } from './social-card'
 
