@@ -11,7 +11,11 @@ const SENDING = 'data-sending'
 /** How long a form that answers with a download (the page stays) keeps its button busy. */
 const DOWNLOAD_MS = 4000
 
-function markBusy(form: HTMLFormElement, submitter: HTMLElement | null) {
+/**
+ * Marks the form as being sent and its button busy; returns what undoes it. Also for a handler
+ * that holds a submit back a moment before sending it again (the social card's drawing).
+ */
+export function markSending(form: HTMLFormElement, submitter: HTMLElement | null) {
   form.setAttribute(SENDING, '')
   const button =
     submitter ?? form.querySelector<HTMLButtonElement>('button[type=submit], button:not([type])')
@@ -44,7 +48,7 @@ export function enhanceBusyForms() {
       return
     }
     const submitter = (event as SubmitEvent).submitter
-    const done = markBusy(form, submitter)
+    const done = markSending(form, submitter)
     undo.add(done)
     // a download, or an answer in another tab, leaves this page as it is: ready again after it
     const target = (submitter as HTMLButtonElement | null)?.formTarget || form.target

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react'
 import { labelClass } from '../components/field'
+import { markSending } from '../enhance/busy-forms'
 import { defineIsland } from '../island'
 import { CARD_HEIGHT, CARD_WIDTH } from '../lib/media-picture'
 import { drawCard } from '../lib/social-card'
@@ -113,13 +114,20 @@ function SocialCard(props: SocialCardProps) {
       clearTimeout(timer)
       timer = setTimeout(start, 400)
     }
-    // a save waits for the card of what it saves
+    // a save waits for the card of what it saves (seconds, from a phone's photo), its button
+    // busy meanwhile; a second tap while it waits sends nothing more
+    let waiting = false
     const submit = (e: SubmitEvent) => {
+      if (waiting) return e.preventDefault()
       if (!dirty && !drawing) return
       e.preventDefault()
       clearTimeout(timer)
+      waiting = true
+      const ready = markSending(form, e.submitter)
       void (drawing ?? start()).then(async () => {
         if (dirty) await start()
+        ready()
+        waiting = false
         form.requestSubmit(e.submitter)
       })
     }
