@@ -14,7 +14,7 @@ import { enhanceLanguageMenu } from './enhance/language'
 import { enhanceBackLinks, enhanceNavigation, enhanceScrollButtons } from './enhance/navigation'
 import { enhanceNotices } from './enhance/notices'
 import { enhanceSession } from './enhance/session'
-import { enhanceWelcomePopup } from './enhance/welcome-popup'
+import { enhanceWelcomePopup } from './enhance/welcome'
 
 // Each island is its own chunk, fetched only by pages that render it; React itself is fetched
 // with the first island that hydrates, so a page whose islands are below the fold starts with

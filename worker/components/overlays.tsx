@@ -1,6 +1,6 @@
 import { Icon } from '../../client/components/icon'
 import { usePage } from '../render/context'
-import { NoticeHost } from './welcome-popup'
+import { NoticeHost } from './notice-host'
 
 /** sessionStorage flag: the splash has been shown in this browser session. */
 const SPLASH_SEEN = 'splash-seen'

@@ -1,10 +1,11 @@
 import SignupForm from '../../client/islands/signup-form'
 import { usePage } from '../render/context'
 import { subscribeTexts } from './form-texts'
+import { NoticeHost } from './notice-host'
 
 /**
  * The welcome popup (SPEC §4): a native <dialog>, so the browser traps focus, closes it on
- * Escape and returns focus. `client/enhance/welcome-popup.ts` opens it once per browser.
+ * Escape and returns focus. `client/enhance/welcome.ts` opens it once per browser.
  */
 export function WelcomePopup() {
   const { t, challenge } = usePage()
@@ -45,30 +46,5 @@ export function WelcomePopup() {
         />
       </div>
     </dialog>
-  )
-}
-
-/**
- * Live regions for notices and toasts, filled by `client/enhance/notices.ts`. A modal dialog makes the
- * rest of the page inert (and silent to screen readers), so each dialog carries its own.
- */
-export function NoticeHost() {
-  const { t } = usePage()
-  return (
-    <div data-dismiss-label={t('notices.dismiss')} className="notices notice-host">
-      <div role="status" aria-live="polite" />
-      <div role="alert" aria-live="assertive" />
-      {/* the second mechanism: up to three stacked toasts (client/lib/notices.ts) */}
-      <div
-        className="toasts"
-        data-offline-title={t('notices.offline_title')}
-        data-offline-text={t('notices.offline_text')}
-        data-online-title={t('notices.online_title')}
-        data-online-text={t('notices.online_text')}
-      >
-        <div role="status" aria-live="polite" />
-        <div role="alert" aria-live="assertive" />
-      </div>
-    </div>
   )
 }
