@@ -6,7 +6,8 @@ export default defineConfig({
   test: {
     name: 'node',
     include: ['test/node/**/*.test.ts'],
-    testTimeout: 60_000,
+    // a hang guard, sized for a machine several times slower (vitest.e2e.config.ts)
+    testTimeout: 120_000,
     // in the worker tests' group, so the same number of files at once (vitest refuses a group
     // whose projects differ in it)
     sequence: { groupOrder: 0 },

@@ -64,6 +64,10 @@ export default defineConfig(async () => {
       // default on two cores is one, and a file's workerd spends seconds starting, a test waits
       // on its mail or a timer (with two, a third of the machine stayed idle)
       maxWorkers: 3,
+      // hang guards, sized for a machine several times slower than this one (vitest's default
+      // of 5 s is a wait for a mail or a queue on a busy one); a longer test names its own
+      testTimeout: 30_000,
+      hookTimeout: 60_000,
       include: ['test/worker/**/*.test.{ts,tsx}'],
       globalSetup: [
         './test/setup/mail-catcher.ts',

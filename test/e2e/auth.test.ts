@@ -10,7 +10,7 @@ const { open } = useBrowser()
 
 async function notice(page: Awaited<ReturnType<typeof open>>, role: 'status' | 'alert' = 'status') {
   const card = page.locator(`.notice-host [role=${role}] .notice`).first()
-  await card.waitFor({ timeout: 10_000 })
+  await card.waitFor({ timeout: 30_000 })
   const text = card.locator('.notice-text')
   return {
     title: await card.locator('.notice-title').textContent(),

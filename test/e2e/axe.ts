@@ -72,7 +72,7 @@ async function audit(page: Page, path: string, { popup = false } = {}) {
   await page.goto(path)
   await page.waitForSelector('body[data-hydrated]', { state: 'attached' })
   if (popup) {
-    await page.locator('#welcome-popup').waitFor({ state: 'visible', timeout: 5000 })
+    await page.locator('#welcome-popup').waitFor({ state: 'visible', timeout: 15_000 })
     await page.waitForSelector('#welcome-popup [data-hydrated=done]', { state: 'attached' })
   }
   await page.addScriptTag({ content: axeSource })

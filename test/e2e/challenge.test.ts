@@ -18,7 +18,7 @@ type Page = Awaited<ReturnType<typeof open>>
 /** The notice currently shown: its title and text. */
 async function notice(page: Page, role: 'status' | 'alert' = 'status') {
   const card = page.locator(`.notice-host [role=${role}] .notice`).first()
-  await card.waitFor({ timeout: 15_000 })
+  await card.waitFor({ timeout: 30_000 })
   return {
     title: await card.locator('.notice-title').textContent(),
     text: await card.locator('.notice-text').textContent(),
@@ -84,7 +84,7 @@ describe.each(['en', 'ar'] as const)('the forms pass their challenge in %s, at 3
     const email = unique(`popup-${lang}`)
     const page = await open(`/?lang=${lang}`, { viewport: PHONE, welcome: true })
     const dialog = page.locator('#welcome-popup')
-    await dialog.waitFor({ state: 'visible', timeout: 6000 })
+    await dialog.waitFor({ state: 'visible', timeout: 15_000 })
     await page.waitForSelector('#welcome-popup [data-island][data-hydrated=done]', {
       state: 'attached',
     })

@@ -51,7 +51,7 @@ for (const [lang, t] of [
     it('thanks the visitor on the popup and newsletter cards', async () => {
       const page = await open(at('/faq'), { welcome: true })
       const dialog = page.locator('#welcome-popup')
-      await dialog.waitFor({ state: 'visible', timeout: 5000 })
+      await dialog.waitFor({ state: 'visible', timeout: 15_000 })
       await page.waitForSelector('#welcome-popup [data-island][data-hydrated=done]', {
         state: 'attached',
       })

@@ -8,7 +8,7 @@ export const inboxURL = () => inject('mailCatcherURL')
  * The newest e-mail delivered to `to` (whose subject matches, when given), parsed as a mail
  * client would, once it has arrived: delivery goes through the queue, so it takes a moment.
  */
-export async function mailTo(to: string, subject?: RegExp, timeoutMs = 20_000) {
+export async function mailTo(to: string, subject?: RegExp, timeoutMs = 60_000) {
   const deadline = Date.now() + timeoutMs
   while (Date.now() < deadline) {
     const list = (await (await fetch(`${inboxURL()}/api/email`)).json()) as {

@@ -14,7 +14,7 @@ type Page = Awaited<ReturnType<typeof open>>
 /** The notice currently shown: its title and text. */
 async function notice(page: Page, role: 'status' | 'alert' = 'status') {
   const card = page.locator(`.notice-host [role=${role}] .notice`).first()
-  await card.waitFor({ timeout: 10_000 })
+  await card.waitFor({ timeout: 30_000 })
   return {
     title: await card.locator('.notice-title').textContent(),
     text: await card.locator('.notice-text').textContent(),
@@ -36,7 +36,7 @@ describe('welcome popup', () => {
     )
     await page.reload() // not yet closed, so it comes again
     const dialog = page.locator('#welcome-popup')
-    await dialog.waitFor({ state: 'visible', timeout: 6000 })
+    await dialog.waitFor({ state: 'visible', timeout: 15_000 })
     const { openedAt, ready } = await page.evaluate(() => ({
       openedAt: Number(document.documentElement.dataset.popupAt),
       ready: (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming)
@@ -95,7 +95,7 @@ describe('welcome popup', () => {
     for (const how of ['button', 'backdrop']) {
       const page = await open('/', { welcome: true, viewport: PHONE })
       const dialog = page.locator('#welcome-popup')
-      await dialog.waitFor({ state: 'visible', timeout: 4000 })
+      await dialog.waitFor({ state: 'visible', timeout: 15_000 })
       if (how === 'button') await dialog.getByRole('button', { name: 'Close' }).click()
       else await page.mouse.click(5, 5)
       expect(await dialog.isVisible(), how).toBe(false)
@@ -110,7 +110,7 @@ describe('welcome popup', () => {
     const email = unique('popup')
     const page = await open('/', { welcome: true })
     const dialog = page.locator('#welcome-popup')
-    await dialog.waitFor({ state: 'visible', timeout: 4000 })
+    await dialog.waitFor({ state: 'visible', timeout: 15_000 })
     await page.waitForSelector('#welcome-popup [data-island][data-hydrated=done]', {
       state: 'attached',
     })
@@ -155,7 +155,7 @@ describe('welcome popup', () => {
 
     const again = await open('/', { welcome: true })
     const second = again.locator('#welcome-popup')
-    await second.waitFor({ state: 'visible', timeout: 4000 })
+    await second.waitFor({ state: 'visible', timeout: 15_000 })
     await again.waitForSelector('#welcome-popup [data-island][data-hydrated=done]', {
       state: 'attached',
     })
@@ -182,7 +182,7 @@ describe('welcome popup', () => {
     })
     await page.reload()
     const dialog = page.locator('#welcome-popup')
-    await dialog.waitFor({ state: 'visible', timeout: 4000 })
+    await dialog.waitFor({ state: 'visible', timeout: 15_000 })
     await page.waitForSelector('#welcome-popup [data-island][data-hydrated=done]', {
       state: 'attached',
     })

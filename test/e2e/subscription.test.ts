@@ -30,7 +30,7 @@ describe.each(['en', 'ar'] as const)('subscribing and unsubscribing in %s', (lan
       viewport: lang === 'ar' ? PHONE : undefined,
     })
     const dialog = page.locator('#welcome-popup')
-    await dialog.waitFor({ state: 'visible', timeout: 4000 })
+    await dialog.waitFor({ state: 'visible', timeout: 15_000 })
     await page.waitForSelector('#welcome-popup [data-island][data-hydrated=done]', {
       state: 'attached',
     })

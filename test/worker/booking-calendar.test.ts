@@ -536,7 +536,7 @@ describe('a cancellation, as the visitor’s calendar app reads it', () => {
     ).toMatchObject({
       results: [{ token: 'coming' }],
     })
-  }, 30_000)
+  }, 60_000)
 })
 
 describe('links made outside a request', () => {
@@ -568,7 +568,7 @@ describe('links made outside a request', () => {
     const rendered = await renderMail(calendar.site, { ...row, site_url: 'http://localhost' })
     expect(rendered.text).toContain(`${site}/book/manage?token=`)
     expect(rendered.text).not.toContain('http://localhost')
-  }, 30_000)
+  }, 60_000)
 
   it('without SITE_URL, the local site’s address, never http://localhost', async () => {
     const calendar = await newCalendar({ SITE_URL: '' })

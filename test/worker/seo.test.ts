@@ -152,7 +152,7 @@ describe('every article in every language', () => {
 })
 
 describe('every page', () => {
-  it('has a unique title and a description in each language', { timeout: 30_000 }, async () => {
+  it('has a unique title and a description in each language', { timeout: 60_000 }, async () => {
     for (const lang of LANGS) {
       const titles = new Map<string, string>()
       for (const path of indexablePaths()) {

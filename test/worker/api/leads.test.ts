@@ -164,7 +164,7 @@ describe('POST /api/email-signup', () => {
   // up to 10 s more: the wait for a fresh minute (clock.ts)
   it(
     'limits one address to 10 submissions a minute (429), others unaffected',
-    { timeout: 30_000 },
+    { timeout: 60_000 },
     async () => {
       const ip = '198.51.100.7'
       await freshMinute()
@@ -432,7 +432,7 @@ describe('POST /api/contact', () => {
 describe('e-mails the notices promise', () => {
   it(
     'sends a new subscriber the starter guide with the confirmation link, once',
-    { timeout: 20_000 },
+    { timeout: 60_000 },
     async () => {
       const email = unique()
       await post('/api/email-signup', { name: 'Ada', email, source: 'website' })

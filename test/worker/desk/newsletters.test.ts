@@ -394,7 +394,7 @@ describe('what a subscriber reads', () => {
     ).toBe('send')
     mail.en = await delivered(enReader, new RegExp(subject), 20_000)
     mail.ar = await delivered(arReader, new RegExp(subject), 20_000)
-  }, 40_000)
+  }, 60_000)
 
   it('gets a text part with every link written out in full', () => {
     expect(mail.en.text).toContain(

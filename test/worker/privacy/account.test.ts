@@ -58,7 +58,7 @@ async function authRowsOf(userId: string, email: string) {
   }
 }
 
-describe('an account holder', { timeout: 30_000 }, () => {
+describe('an account holder', { timeout: 60_000 }, () => {
   it('downloads their account and leads as JSON, factors by name only', async () => {
     const { email, cookie } = await signedUp('acct-export')
     await postJson('/api/email-signup', { name: 'Ada', email, source: 'website' })
@@ -129,7 +129,7 @@ describe('an account holder', { timeout: 30_000 }, () => {
 
 const cookiesFrom = (res: Response) => cookieHeader(cookiesOf(res))
 
-describe('the daily clean-up', { timeout: 30_000 }, () => {
+describe('the daily clean-up', { timeout: 60_000 }, () => {
   it('deletes what the privacy policy says, when it says, and keeps the rest', async () => {
     const db = env.DB
     const daysAgo = (n: number) => new Date(Date.now() - n * 24 * 3600_000).toISOString()

@@ -42,7 +42,7 @@ async function signUpAndOpen(email: string, lang = 'en') {
 const confirm = (token: string, ip = '203.0.113.7') =>
   postForm('/subscribe/confirm', { token }, { 'CF-Connecting-IP': ip })
 
-describe('double opt-in', { timeout: 30_000 }, () => {
+describe('double opt-in', { timeout: 60_000 }, () => {
   it('keeps a sign-up pending until its link is followed, then confirms it with time and IP hash', async () => {
     const email = unique('optin')
     const url = await signUpAndOpen(email)
@@ -139,7 +139,7 @@ describe('double opt-in', { timeout: 30_000 }, () => {
   })
 })
 
-describe('unsubscribing', { timeout: 30_000 }, () => {
+describe('unsubscribing', { timeout: 60_000 }, () => {
   /** A confirmed subscriber and the unsubscribe link of their welcome e-mail. */
   async function confirmedWithLink(prefix: string, lang: 'en' | 'ar' = 'en') {
     const email = unique(prefix)
@@ -226,7 +226,7 @@ describe('unsubscribing', { timeout: 30_000 }, () => {
   })
 })
 
-describe('the newsletter', { timeout: 30_000 }, () => {
+describe('the newsletter', { timeout: 60_000 }, () => {
   it('goes to confirmed subscribers only, in their language; suppressed addresses are skipped', async () => {
     const pending = unique('nl-pending')
     await postJson('/api/email-signup', { name: 'P', email: pending, source: 'website' })
@@ -260,5 +260,5 @@ describe('the newsletter', { timeout: 30_000 }, () => {
     const mail = await delivered(confirmedAr, /خمسة/)
     expect(mail.text).toContain('أصلح العناوين.')
     expect(mail.text).toContain(`${SITE}/unsubscribe?token=`)
-  }, 30_000)
+  }, 60_000)
 })

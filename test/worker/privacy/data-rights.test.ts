@@ -72,7 +72,7 @@ async function tablesHolding(needle: string) {
   return found
 }
 
-describe('a data request', { timeout: 30_000 }, () => {
+describe('a data request', { timeout: 60_000 }, () => {
   it('answers the same for a known and an unknown address, and mails each a link per action once in 10 minutes', async () => {
     const known = unique('known')
     await leadsOf(known)
@@ -134,7 +134,7 @@ describe('a data request', { timeout: 30_000 }, () => {
       ['booking_confirmation', 'data_request', 'guide', 'subscribe_confirm'].sort(),
     )
     expect(data.suppression).toBeNull()
-  }, 30_000)
+  }, 60_000)
 
   it('erases every row with the address, keeps its hash suppressed, and leaves others alone', async () => {
     const me = unique('erase')
@@ -179,7 +179,7 @@ describe('a data request', { timeout: 30_000 }, () => {
     // the link again: nothing left to erase, the same clear page
     const again = await postForm('/privacy/data', { token: tokenOf(url) })
     expect(again.status).toBe(200)
-  }, 30_000)
+  }, 60_000)
 
   it('refuses an altered data link with a clear page', async () => {
     const res = await postForm('/privacy/data', { token: 'eyJhbGciOiJkaXIifQ..x.y.z' })
