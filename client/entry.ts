@@ -14,6 +14,7 @@ import { enhanceLanguageMenu } from './enhance/language'
 import { enhanceBackLinks, enhanceNavigation, enhanceScrollButtons } from './enhance/navigation'
 import { enhanceNotices } from './enhance/notices'
 import { enhanceSession } from './enhance/session'
+import { enhanceVitals } from './enhance/vitals'
 import { enhanceWelcomePopup } from './enhance/welcome'
 
 // Each island is its own chunk, fetched only by pages that render it; React itself is fetched
@@ -95,6 +96,7 @@ const yieldToMain = (): Promise<void> =>
     enhanceConsent,
     enhanceSession,
     enhanceWelcomePopup,
+    enhanceVitals,
   ]) {
     enhance()
     await yieldToMain()

@@ -26,6 +26,7 @@ import { authService } from './auth-service/app'
 import { authError, type AuthErrorStatus } from './auth-service/gotrue'
 import { session } from './auth/session'
 import { events } from './api/events'
+import { vitals } from './api/vitals'
 import { leads } from './api/leads'
 import { mailEvents } from './api/mail-events'
 import { privacy } from './api/privacy'
@@ -89,6 +90,7 @@ app.route('/auth', accountDataRoutes)
 app.route('/api', leads)
 app.route('/api/bookings', bookings)
 app.route('/api/events', events)
+app.route('/api/vitals', vitals)
 app.route('/api/consent', consent)
 app.route('/api/mail/events', mailEvents)
 app.route('/', privacy)

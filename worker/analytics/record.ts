@@ -1,16 +1,18 @@
 import type { Context } from 'hono'
 import { isbot } from 'isbot'
+import type { MetricName, Rating } from '../../client/schemas/vitals'
 import type { Bindings } from '../bindings'
 import type { AppEnv } from '../env'
 
 /**
  * One data point in Workers Analytics Engine. The blob and double positions are the dataset's
  * schema (README "Analytics", scripts/stats.mjs reads them back):
- *   index1  event: 'pageview' or a conversion name
+ *   index1  event: 'pageview', a conversion name, or 'web_vital'
  *   blob1   path (page path, or template for unknown pages)   blob2 language
  *   blob3   country   blob4 colo   blob5 referrer host   blob6 device: mobile | tablet | desktop
  *   blob7   'bot' | 'human'   blob8 'signed-in' | 'signed-out'   blob9 event properties (JSON)
- *   double1 HTTP status   double2 render time in ms   double3 count (1)
+ *   blob10  web vital: LCP | INP | CLS | FCP | TTFB   blob11 its rating   blob12 deploy version
+ *   double1 HTTP status   double2 render time in ms   double3 count (1)   double4 the vital's value
  * Never: cookies, IP addresses, user agents, e-mails or names.
  */
 export interface DataPoint {
@@ -19,6 +21,8 @@ export interface DataPoint {
   status?: number
   renderMs?: number
   props?: Record<string, string | number | boolean>
+  /** a Core Web Vital of the visit (api/vitals.ts) */
+  vital?: { metric: MetricName; value: number; rating: Rating; version: string }
 }
 
 export function deviceClass(userAgent: string): 'mobile' | 'tablet' | 'desktop' {
@@ -84,8 +88,9 @@ export function dataPointOf(visit: Visit, p: DataPoint): AnalyticsEngineDataPoin
       isbot(ua) ? 'bot' : 'human',
       visit.signedIn ? 'signed-in' : 'signed-out',
       p.props ? JSON.stringify(p.props) : '',
+      ...(p.vital ? [p.vital.metric, p.vital.rating, p.vital.version] : []),
     ],
-    doubles: [p.status ?? 200, p.renderMs ?? 0, 1],
+    doubles: [p.status ?? 200, p.renderMs ?? 0, 1, ...(p.vital ? [p.vital.value] : [])],
   }
 }
 

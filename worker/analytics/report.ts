@@ -1,4 +1,5 @@
 import type { Bindings } from '../bindings'
+import type { Asker } from './vitals-report'
 
 /**
  * The desk's visit report (/desk/visits): the figures `npm run stats` prints, read in the worker.
@@ -109,6 +110,15 @@ async function askAnalyticsEngine(env: Bindings, sql: string, signal: AbortSigna
 
 async function askD1(env: Bindings, sql: string): Promise<Rows> {
   return (await env.DB.prepare(sql).all<Rows[number]>()).results
+}
+
+/** The store the desk reads (the SQL API when configured), for vitals-report.ts. */
+export function askerOf(env: Bindings): Asker {
+  if (env.ANALYTICS_SQL_TOKEN && env.CLOUDFLARE_ACCOUNT_ID) {
+    const signal = AbortSignal.timeout(SQL_TIMEOUT_MS)
+    return { store: 'analytics-engine', query: (sql) => askAnalyticsEngine(env, sql, signal) }
+  }
+  return { store: 'dev-mirror', query: (sql) => askD1(env, sql) }
 }
 
 const counts = (rows: Rows): Count[] =>

@@ -14,6 +14,7 @@ import { staffOnly } from './guard'
 import { staffOf } from './staff'
 import { countHeldMail, deskMail } from './mail'
 import { deskNewsletters } from './newsletters'
+import { deskSpeed } from './speed'
 import { deskVisits } from './visits'
 
 /**
@@ -32,6 +33,7 @@ desk.use('*', async (c, next) => {
 desk.route('/bookings', deskBookings)
 desk.route('/mail', deskMail)
 desk.route('/visits', deskVisits)
+desk.route('/speed', deskSpeed)
 desk.route('/content', deskContent)
 desk.route('/newsletters', deskNewsletters)
 

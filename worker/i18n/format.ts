@@ -26,6 +26,35 @@ export const formatPercent = (lang: Lang, n: number) =>
     () => new Intl.NumberFormat(lang, { style: 'percent', maximumFractionDigits: 1 }),
   ).format(n)
 
+/** A web vital's value: 180 → "180ms", 2140 → "2.14s"; CLS, which has no unit, "0.05". */
+export const formatVital = (lang: Lang, metric: string, value: number) =>
+  metric === 'CLS'
+    ? memo(
+        `cls:${lang}`,
+        () => new Intl.NumberFormat(lang, { minimumFractionDigits: 2, maximumFractionDigits: 2 }),
+      ).format(value)
+    : value < 1000
+      ? memo(
+          `ms:${lang}`,
+          () =>
+            new Intl.NumberFormat(lang, {
+              style: 'unit',
+              unit: 'millisecond',
+              unitDisplay: 'narrow',
+              maximumFractionDigits: 0,
+            }),
+        ).format(value)
+      : memo(
+          `s:${lang}`,
+          () =>
+            new Intl.NumberFormat(lang, {
+              style: 'unit',
+              unit: 'second',
+              unitDisplay: 'narrow',
+              maximumFractionDigits: 2,
+            }),
+        ).format(value / 1000)
+
 /** ["a", "b", "c"] → "a, b and c", "a، وb وc"… as the language joins a list. */
 export const formatList = (lang: Lang, items: string[]) =>
   memo(`l:${lang}`, () => new Intl.ListFormat(lang, { type: 'conjunction' })).format(items)

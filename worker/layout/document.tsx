@@ -263,6 +263,8 @@ function Document({
         data-session={user ? user.email : ''}
         // what a form's button says while it is sent (client/enhance/busy-forms.ts)
         data-busy-text={t('forms.sending')}
+        // real visitors' speed is measured on the public pages only (client/enhance/vitals.ts)
+        data-vitals={bare || workspace ? undefined : ''}
       >
         {bare ? (
           <main id="main">{children}</main>

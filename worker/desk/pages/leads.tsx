@@ -18,6 +18,7 @@ const DESK_SECTIONS = [
   { href: '/desk/bookings', key: 'desk.nav.bookings' },
   { href: '/desk/mail', key: 'desk.nav.mail' },
   { href: '/desk/visits', key: 'desk.nav.visits' },
+  { href: '/desk/speed', key: 'desk.nav.speed' },
   { href: '/desk/content', key: 'desk.nav.content' },
   { href: '/desk/newsletters', key: 'desk.nav.newsletters' },
 ] as const

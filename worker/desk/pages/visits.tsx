@@ -39,7 +39,7 @@ const shorten = (s: string, max: number) => (s.length > max ? `${s.slice(0, max 
 
 const shortDay = formatShortDay
 
-function Chart({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+export function Chart({ id, title, children }: { id: string; title: string; children: ReactNode }) {
   return (
     <section aria-labelledby={`${id}-title`} className="card min-w-0">
       <h2 id={`${id}-title`} className="m-0 text-xl font-bold text-ink-900">
@@ -51,7 +51,7 @@ function Chart({ id, title, children }: { id: string; title: string; children: R
 }
 
 /** The hidden text alternative that follows each chart: the same figures as a table. */
-function FigureTable({
+export function FigureTable({
   caption,
   head,
   rows,
@@ -398,6 +398,28 @@ function namer(lang: Lang, type: 'language' | 'region', unknown: string) {
   }
 }
 
+/** 7, 30 or 90 days: links to the same page with ?days=, the current one marked. */
+export function PeriodNav({ base, days }: { base: string; days: number }) {
+  const { t, lang } = usePage()
+  return (
+    <nav aria-label={t('desk_visits.period')}>
+      <ul className="m-0 flex list-none gap-2 p-0">
+        {PERIODS.map((p) => (
+          <li key={p}>
+            <a
+              href={`${base}?days=${p}`}
+              aria-current={p === String(days) ? 'page' : undefined}
+              className="block rounded-lg border border-slate-300 bg-white px-3 py-1.5 text-sm font-semibold text-ink-700 no-underline hover:bg-slate-50 aria-[current=page]:border-ink-900 aria-[current=page]:bg-ink-900 aria-[current=page]:text-white"
+            >
+              {t(`desk_visits.periods.${p}`, { days: formatNumber(lang, Number(p)) })}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  )
+}
+
 export function DeskVisitsPage({ report }: { report: VisitReport }) {
   const { t, lang } = usePage()
   const unknown = t('desk_visits.unknown')
@@ -420,21 +442,7 @@ export function DeskVisitsPage({ report }: { report: VisitReport }) {
               source: t(`desk_visits.sources.${report.source}`),
             })}
           </p>
-          <nav aria-label={t('desk_visits.period')}>
-            <ul className="m-0 flex list-none gap-2 p-0">
-              {PERIODS.map((p) => (
-                <li key={p}>
-                  <a
-                    href={`/desk/visits?days=${p}`}
-                    aria-current={p === String(report.days) ? 'page' : undefined}
-                    className="block rounded-lg border border-slate-300 bg-white px-3 py-1.5 text-sm font-semibold text-ink-700 no-underline hover:bg-slate-50 aria-[current=page]:border-ink-900 aria-[current=page]:bg-ink-900 aria-[current=page]:text-white"
-                  >
-                    {period(p)}
-                  </a>
-                </li>
-              ))}
-            </ul>
-          </nav>
+          <PeriodNav base="/desk/visits" days={report.days} />
         </div>
         {report.unavailable && (
           <p role="status" className="m-0 rounded-lg bg-amber-50 p-4 text-amber-900">
