@@ -23,7 +23,8 @@ export function measureVitals() {
     for (const id of queue.keys()) sent.add(id)
     queue.clear()
     const body = JSON.stringify({
-      path: location.pathname,
+      // as the server names the page: its path, or "(not found)" (layout/document.tsx)
+      path: document.body.dataset.vitals || location.pathname,
       lang: document.documentElement.lang,
       metrics,
     })

@@ -64,8 +64,11 @@ const Measurement = v.pipe(
 
 /** One beacon: a visit's metrics, sent once when the page is hidden. */
 export const VitalsSchema = v.strictObject({
-  /** the page: a path, no query string */
-  path: v.pipe(v.string(), v.maxLength(200), v.regex(/^\/[\w\-/.]*$/)),
+  /** the page: a path, no query string, or an error page as page views count it */
+  path: v.union([
+    v.picklist(['(not found)', '(error)']),
+    v.pipe(v.string(), v.maxLength(200), v.regex(/^\/[\w\-/.]*$/)),
+  ]),
   lang: v.picklist(LANGS),
   // each metric at most once a visit
   metrics: v.pipe(

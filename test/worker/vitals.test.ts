@@ -383,6 +383,11 @@ describe('/desk/speed', { timeout: 60_000 }, () => {
     expect(res.status).toBe(200)
     const html = await res.text()
     expect(html).toContain('href="/desk/speed" aria-current="page"')
+    // the desk is not measured; the public pages are (client/enhance/vitals.ts)
+    expect(html).not.toContain('data-vitals')
+    expect(await (await get('/pricing')).text()).toContain('data-vitals="/pricing"')
+    // a mistyped address counts as no page of the site's, as page views do
+    expect(await (await get('/pricing/no-such-page')).text()).toContain('data-vitals="(not found)"')
     expect(html).toContain('href="/desk/speed?days=7" aria-current="page"')
     // 1900 and 4600: 0.75 × 2 = 1.5, the second
     expect(html).toMatch(/data-metric="LCP".*?data-p75="4600">4\.6s</s)

@@ -38,6 +38,11 @@ declare module '@hono/react-renderer' {
     /** schema.org nodes describing the page (the organization is always added). */
     jsonLd?: Record<string, unknown>[]
     noindex?: boolean
+    /**
+     * What real visitors' speed is counted under (client/enhance/vitals.ts): the page's path,
+     * or for an error page "(not found)" or "(error)", as page views count them.
+     */
+    vitalsPath?: string
     /** The languages the page exists in (an article's translations); default all six. */
     languages?: readonly Lang[]
     /** The language of what it shows, where that is not the page's (an untranslated article). */
@@ -82,6 +87,7 @@ export function renderer(): MiddlewareHandler<AppEnv> {
         ogType,
         jsonLd,
         noindex,
+        vitalsPath,
         languages,
         contentLang,
         article,
@@ -98,6 +104,7 @@ export function renderer(): MiddlewareHandler<AppEnv> {
             ogType={ogType ?? 'website'}
             jsonLd={jsonLdScript([organization(c), ...(jsonLd ?? [])])}
             noindex={noindex || c.var.noindex}
+            vitalsPath={vitalsPath}
             languages={languages ?? LANGS}
             contentLang={contentLang}
             article={article}
@@ -150,6 +157,7 @@ interface DocumentProps {
   ogType: 'website' | 'article'
   jsonLd: string
   noindex?: boolean
+  vitalsPath?: string
   languages: readonly Lang[]
   contentLang?: Lang
   article?: ArticleMeta
@@ -174,6 +182,7 @@ function Document({
   ogType,
   jsonLd,
   noindex,
+  vitalsPath,
   languages,
   contentLang,
   article,
@@ -264,7 +273,7 @@ function Document({
         // what a form's button says while it is sent (client/enhance/busy-forms.ts)
         data-busy-text={t('forms.sending')}
         // real visitors' speed is measured on the public pages only (client/enhance/vitals.ts)
-        data-vitals={bare || workspace ? undefined : ''}
+        data-vitals={bare || workspace ? undefined : (vitalsPath ?? path)}
       >
         {bare ? (
           <main id="main">{children}</main>

@@ -55,6 +55,8 @@ export async function errorPage(c: Context<AppEnv>, status: number): Promise<Res
         title: titled(c, t(texts.title)),
         description: t(texts.text),
         noindex: true,
+        // a mistyped address is no page of the site's (middleware/page-views.ts)
+        vitalsPath: status === 404 ? '(not found)' : '(error)',
       })
     })
     res = c.res

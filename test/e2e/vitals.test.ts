@@ -1,0 +1,98 @@
+import type { Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
+import { PHONE, useBrowser } from './browser'
+import en from '../../locales/en.json'
+import { query } from './d1'
+
+// Real visitors' Core Web Vitals in Chromium: measured once the page is idle, sent once when it
+// is hidden, stored by the server with the server's rating (client/enhance/vitals.ts,
+// worker/api/vitals.ts). A page restored from the back-forward cache is a new visit.
+
+const { open } = useBrowser()
+
+type Row = { name: string; rating: string; value: number; lang: string }
+
+/**
+ * What the server stored of signed-in visits to `path`: a browser's beacon, sent as the page is
+ * left, carries none of the headers the tests give their pages (no address of its own, the
+ * crawler's User-Agent of headless Chromium), and the server keeps nothing that tells visitors
+ * apart; a signed-in visitor's rows are this test's alone.
+ */
+async function stored(path: string): Promise<Row[]> {
+  const rows = await query<{ blobs: string; doubles: string }>(
+    `SELECT blobs, doubles FROM dev_analytics WHERE index1 = 'web_vital' AND json_extract(blobs, '$[0]') = '${path}' AND json_extract(blobs, '$[7]') = 'signed-in' ORDER BY id`,
+  )
+  return rows.map((r) => {
+    const b = JSON.parse(r.blobs) as string[]
+    return { name: b[9], rating: b[10], lang: b[1], value: (JSON.parse(r.doubles) as number[])[3] }
+  })
+}
+
+const names = (rows: Row[]) => rows.map((r) => r.name).sort()
+const ALL = ['CLS', 'FCP', 'INP', 'LCP', 'TTFB']
+
+/** Until the measuring chunk has come (after load, when idle) and started. */
+const measuring = async (page: Page) => {
+  await page.waitForFunction(
+    () => performance.getEntriesByType('resource').some((e) => /vitals-beacon/.test(e.name)),
+    null,
+    { timeout: 30_000 },
+  )
+  await page.waitForTimeout(300)
+}
+
+describe('real visitors’ speed', () => {
+  it('sends every metric once a visit when the page is left, and again after coming back', async () => {
+    const page = await open('/auth?mode=sign-up', { viewport: PHONE })
+    // whether a page came back from the back-forward cache
+    await page.addInitScript(() =>
+      addEventListener(
+        'pageshow',
+        (e) => ((window as { restored?: boolean }).restored = e.persisted),
+      ),
+    )
+    await page
+      .locator('main')
+      .getByLabel(en.auth.email)
+      .fill(`e2e-vitals-${crypto.randomUUID().slice(0, 6)}@example.org`)
+    await page.locator('main').getByLabel(en.auth.password).fill('correct horse 1')
+    await page.locator('main form').getByRole('button', { name: en.auth.sign_up }).click()
+    await page.waitForURL((url) => url.pathname === '/')
+    await page.goto('/portfolio?lang=pt')
+    const before = (await stored('/portfolio')).length
+    const since = async () => (await stored('/portfolio')).slice(before)
+    await measuring(page)
+    // a tap, so that the visit has an interaction (INP)
+    await page.locator('main h1').first().click()
+    // nothing is sent while the page is shown
+    await page.waitForTimeout(500)
+    expect(await since()).toEqual([])
+
+    // leaving hides the page: the five, once each, rated by the server
+    await page.goto('/pricing?lang=pt')
+    await expect.poll(async () => names(await since()), { timeout: 15_000 }).toEqual(ALL)
+    const first = await since()
+    for (const r of first) {
+      expect(r.lang).toBe('pt')
+      expect(['good', 'needs-improvement', 'poor']).toContain(r.rating)
+    }
+    expect(first.find((r) => r.name === 'FCP')!.value).toBeGreaterThan(0)
+
+    // back: a new visit to the same page, measured afresh and sent when it is left again. (A
+    // signed-in visitor's pages are never stored, so this one is loaded again rather than
+    // restored from the back-forward cache; a restore, web-vitals reports as a visit of its own.)
+    await page.goBack()
+    await page.waitForURL(/\/portfolio/)
+    await measuring(page)
+    await page.locator('main h1').first().click()
+    await page.goto('/about?lang=pt')
+    await expect
+      .poll(async () => names(await since()), { timeout: 15_000 })
+      .toEqual([...ALL, ...ALL].sort())
+    // and no more: each metric of each visit once
+    await page.waitForTimeout(1000)
+    expect(names((await since()).slice(0, 5))).toEqual(ALL)
+    expect(names((await since()).slice(5))).toEqual(ALL)
+    await page.context().close()
+  })
+})
