@@ -211,6 +211,16 @@ function TrendChart({ metric, report }: { metric: MetricName; report: VitalsRepo
           stroke={RATING_COLOUR.good}
           strokeDasharray="5 4"
         />
+        <text
+          x={rtl ? W - side : side}
+          y={yOf(good) - 5}
+          textAnchor={rtl ? 'end' : 'start'}
+          fontSize={12}
+          className="text-[16px] sm:text-[12px]"
+          fill={RATING_COLOUR.good}
+        >
+          {formatVital(lang, metric, good)}
+        </text>
         <line x1={side} x2={W - side} y1={top + plotH} y2={top + plotH} stroke={GRID} />
         {points.length > 1 && (
           <polyline
@@ -274,9 +284,11 @@ function Breakdown({
       {!rows.length ? (
         <p className="m-0 mt-4 text-ink-600">{t('desk_visits.no_data')}</p>
       ) : (
-        // scrolls sideways on a phone: named and in the tab order, so a keyboard scrolls it
+        // scrolls sideways on a phone: named and in the tab order, so a keyboard scrolls it;
+        // positioned, so that it clips the hidden caption too (an absolute box escapes an
+        // unpositioned scroller, and widened the page by the table's width)
         <div
-          className="mt-4 overflow-x-auto"
+          className="relative mt-4 overflow-x-auto"
           role="group"
           aria-labelledby={`${id}-title`}
           // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- axe: scrollable-region-focusable
@@ -306,7 +318,8 @@ function Breakdown({
                     scope="row"
                     className="max-w-[16rem] break-words py-2 pe-3 text-start font-normal"
                   >
-                    {name(r.label)}
+                    {/* a path reads left to right in Arabic too */}
+                    {r.label.startsWith('/') ? <span dir="ltr">{r.label}</span> : name(r.label)}
                   </th>
                   <td className="py-2 pe-3 text-end">{formatNumber(lang, r.visits)}</td>
                   {METRICS.map((m) => (
@@ -377,7 +390,7 @@ export function DeskSpeedPage({ report }: { report: VitalsReport }) {
                 column={t('desk_visits.pages.label')}
                 rows={report.pages}
               />
-              <div className="grid gap-6 xl:grid-cols-2">
+              <div className="grid gap-6">
                 <Breakdown
                   id="speed-devices"
                   title={t('desk_speed.devices.title')}
