@@ -1,4 +1,3 @@
-import { challengeToken } from '../lib/challenge'
 import { notify } from '../lib/notices'
 
 const TOKEN_FIELD = 'cf-turnstile-response'
@@ -21,7 +20,11 @@ export function enhanceChallengeForms() {
       const submitter = (event as SubmitEvent).submitter
       const slot = form.querySelector<HTMLElement>('[data-challenge-slot]') ?? form
       form.setAttribute('aria-busy', 'true')
-      challengeToken({ siteKey: challengeKey, scriptUrl: challengeScript }, action, slot)
+      // the challenge's code comes with the first send: most visits send nothing
+      import('../lib/challenge')
+        .then(({ challengeToken }) =>
+          challengeToken({ siteKey: challengeKey, scriptUrl: challengeScript }, action, slot),
+        )
         .then((token) => {
           let input = form.querySelector<HTMLInputElement>(`input[name="${TOKEN_FIELD}"]`)
           if (!input) {

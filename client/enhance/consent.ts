@@ -1,4 +1,11 @@
-import { loadTrackers, type TrackerIds } from '../lib/trackers'
+import type { TrackerIds } from '../lib/trackers'
+
+// fetched only where trackers are configured and allowed: most visits never need it
+const loadTrackers = (ids: TrackerIds) =>
+  import('../lib/load-trackers').then(
+    (m) => m.loadTrackers(ids),
+    () => {},
+  )
 
 /**
  * The tracker consent banner: its answer goes to the server (which remembers it in a cookie)
@@ -8,7 +15,7 @@ export function enhanceConsent() {
   const raw = document.body.dataset.trackers
   if (!raw) return
   const ids = JSON.parse(raw) as TrackerIds
-  if (document.body.dataset.consent === 'granted') loadTrackers(ids)
+  if (document.body.dataset.consent === 'granted') void loadTrackers(ids)
 
   const banner = document.getElementById('consent-banner')
   if (!banner) return
@@ -24,7 +31,7 @@ export function enhanceConsent() {
     if (!res?.ok) return
     document.body.dataset.consent = choice
     banner.hidden = true
-    if (choice === 'granted') loadTrackers(ids)
+    if (choice === 'granted') void loadTrackers(ids)
     // Withdrawing consent: the trackers already running on this page stop with the next page.
   })
   document.addEventListener('click', (event) => {

@@ -1,5 +1,5 @@
 import { useRef, useState, type RefObject } from 'react'
-import { challengeToken, type ChallengeConfig } from './challenge'
+import type { ChallengeConfig } from './challenge'
 import { notify } from './notices'
 import { postLead, type LeadAnswer } from './post-lead'
 import { reportLead } from './trackers'
@@ -65,6 +65,8 @@ export function useLeadForm(texts: ErrorTexts, challenge?: FormChallenge) {
       const slot = challenge?.slot.current
       if (challenge?.config && slot) {
         try {
+          // the challenge's code comes with the first send (lib/challenge.ts)
+          const { challengeToken } = await import('./challenge')
           token = await challengeToken(challenge.config, challenge.action, slot)
         } catch {
           setState('idle')

@@ -1,4 +1,4 @@
-import { Icon } from '../../client/components/icon'
+import { Icon } from './icon'
 import { hasTrackers } from '../config'
 import { unbroken } from '../i18n/format'
 import type { MessageKey } from '../i18n/translator'

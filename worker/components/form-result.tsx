@@ -1,5 +1,5 @@
 import type { Context } from 'hono'
-import { Icon } from '../../client/components/icon'
+import { Icon } from './icon'
 import type { AppEnv } from '../env'
 import { PageHero } from './page-parts'
 import { usePage } from '../render/context'

@@ -1,4 +1,4 @@
-import { Icon } from '../../client/components/icon'
+import { Icon } from './icon'
 import { usePage } from '../render/context'
 import { NoticeHost } from './notice-host'
 
