@@ -1,7 +1,7 @@
 /**
  * Stroke icons (24×24, Lucide-style paths), each drawn as one <path> whose subpaths are the
  * " M" parts. Decorative: the text next to them names them. Here only the islands' own: the
- * pages' many more are the server's (worker/components/icon.tsx), and an island's chunk carries
+ * pages' many more are the server's (worker/components/page-icon.tsx), and an island's chunk carries
  * none of them.
  */
 export const ISLAND_PATHS = {

@@ -1,4 +1,4 @@
-import { Icon } from './icon'
+import { Icon } from './page-icon'
 import { usePage } from '../render/context'
 
 /**

@@ -1,4 +1,4 @@
-import { Icon } from './icon'
+import { Icon } from './page-icon'
 import { hasTrackers } from '../config'
 import { unbroken } from '../i18n/format'
 import type { MessageKey } from '../i18n/translator'

@@ -1,5 +1,5 @@
 import type { Context } from 'hono'
-import { Icon } from './icon'
+import { Icon } from './page-icon'
 import type { AppEnv } from '../env'
 import { PageHero } from './page-parts'
 import { usePage } from '../render/context'

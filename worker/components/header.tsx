@@ -1,4 +1,4 @@
-import { Icon } from './icon'
+import { Icon } from './page-icon'
 import { LANGS, LANGUAGE_NAMES } from '../../client/lib/languages'
 import { langHref, usePage } from '../render/context'
 import { AccountArea, SignOutForm } from './account-area'

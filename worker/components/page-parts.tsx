@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react'
-import { Icon } from './icon'
+import { Icon } from './page-icon'
 import { dirOf, type Lang } from '../../client/lib/languages'
 import type { MediaPicture } from '../../client/lib/media-picture'
 import { PICTURE_SIZES, pictureSources } from '../content/media-sizes'

@@ -1,4 +1,4 @@
-import type { ServiceIcon } from '../components/icon'
+import type { ServiceIcon } from '../components/page-icon'
 import type en from '../../locales/en.json'
 import type { MessageKey } from '../i18n/translator'
 

@@ -1,4 +1,4 @@
-import { Icon } from '../components/icon'
+import { Icon } from '../components/page-icon'
 import { Artwork, CheckList, CtaBand, PageHero, Section } from '../components/page-parts'
 import { usePage } from '../render/context'
 

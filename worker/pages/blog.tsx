@@ -1,4 +1,4 @@
-import { Icon } from '../components/icon'
+import { Icon } from '../components/page-icon'
 import { ContentPicture, CtaBand, PageHero } from '../components/page-parts'
 import { formatDay, languageName } from '../i18n/format'
 import { dirOf } from '../../client/lib/languages'

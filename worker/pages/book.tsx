@@ -1,7 +1,7 @@
 import { formatInTimeZone } from 'date-fns-tz'
 import type { Context } from 'hono'
 import BookingForm, { zoneName } from '../../client/islands/booking-form'
-import { Icon } from '../components/icon'
+import { Icon } from '../components/page-icon'
 import { errorTexts } from '../components/form-texts'
 import { PageHero } from '../components/page-parts'
 import { findBooking, findCancellation, type Booking, type CancelledBooking } from '../db/bookings'

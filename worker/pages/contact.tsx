@@ -1,4 +1,4 @@
-import { Icon } from '../components/icon'
+import { Icon } from '../components/page-icon'
 import ContactForm from '../../client/islands/contact-form'
 import { BUDGETS } from '../../client/schemas/leads'
 import { errorTexts } from '../components/form-texts'

@@ -1,4 +1,4 @@
-import { Icon } from '../components/icon'
+import { Icon } from '../components/page-icon'
 import { HISTORY_BACK_ATTR } from '../../client/enhance/navigation'
 import type { MessageKey } from '../i18n/translator'
 import { usePage } from '../render/context'

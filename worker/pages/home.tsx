@@ -1,4 +1,4 @@
-import { Icon } from '../components/icon'
+import { Icon } from '../components/page-icon'
 import GuidePicker from '../../client/islands/guide-picker'
 import TestimonialCarousel, { type Testimonial } from '../../client/islands/testimonial-carousel'
 import { dirOf } from '../../client/lib/languages'

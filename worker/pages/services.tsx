@@ -1,4 +1,4 @@
-import { Icon } from '../components/icon'
+import { Icon } from '../components/page-icon'
 import { Artwork, CheckList, CtaBand, Faqs, PageHero, Section } from '../components/page-parts'
 import { SERVICES, findService, type Service } from '../data/services'
 import { usePage } from '../render/context'
