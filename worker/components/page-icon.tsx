@@ -1,19 +1,5 @@
 import { IconSvg, ISLAND_PATHS } from '../../client/components/icon'
-
-/** The services' icons (worker/data/services.ts names one per service). */
-export type ServiceIcon =
-  | 'cart'
-  | 'bag'
-  | 'store'
-  | 'megaphone'
-  | 'calendar'
-  | 'mail'
-  | 'link'
-  | 'code'
-  | 'rocket'
-  | 'pen'
-  | 'palette'
-  | 'pin'
+import type { ServiceIcon } from '../data/services'
 
 /** The pages' icons beside the islands' (client/components/icon.tsx), drawn the same way. */
 const PATHS: Record<ServiceIcon | UiIcon, string> = {

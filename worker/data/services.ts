@@ -1,6 +1,20 @@
-import type { ServiceIcon } from '../components/page-icon'
 import type en from '../../locales/en.json'
 import type { MessageKey } from '../i18n/translator'
+
+/** The services' icons (one per service; components/page-icon.tsx draws them). */
+export type ServiceIcon =
+  | 'cart'
+  | 'bag'
+  | 'store'
+  | 'megaphone'
+  | 'calendar'
+  | 'mail'
+  | 'link'
+  | 'code'
+  | 'rocket'
+  | 'pen'
+  | 'palette'
+  | 'pin'
 
 /** A service's entry under `services.items` in the locale files. */
 export type ServiceKey = keyof typeof en.services.items
