@@ -16,7 +16,7 @@ vitals.post(
   '/',
   sameSiteOnly(),
   limitBody(VITALS_MAX_BYTES),
-  rateLimit('EVENT_LIMITER'),
+  rateLimit('VITALS_LIMITER'),
   vValidator('json', VitalsSchema, (result, c: Context<AppEnv>) => {
     if (!result.success) return c.json({ error: c.var.t('errors.invalid') }, 400)
   }),

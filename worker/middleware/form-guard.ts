@@ -30,7 +30,9 @@ export function sameSiteOnly(): MiddlewareHandler<AppEnv> {
 }
 
 /** Per client IP, with one of the [[ratelimits]] bindings of wrangler.toml. */
-export function rateLimit(binding: 'LEAD_LIMITER' | 'EVENT_LIMITER'): MiddlewareHandler<AppEnv> {
+export function rateLimit(
+  binding: 'LEAD_LIMITER' | 'EVENT_LIMITER' | 'VITALS_LIMITER',
+): MiddlewareHandler<AppEnv> {
   return async function rateLimit(c, next) {
     const limiter = (c.env as Bindings)[binding]
     if (limiter) {
