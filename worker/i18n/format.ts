@@ -27,33 +27,25 @@ export const formatPercent = (lang: Lang, n: number) =>
   ).format(n)
 
 /** A web vital's value: 180 → "180ms", 2140 → "2.14s"; CLS, which has no unit, "0.05". */
-export const formatVital = (lang: Lang, metric: string, value: number) =>
-  metric === 'CLS'
-    ? memo(
-        `cls:${lang}`,
-        () => new Intl.NumberFormat(lang, { minimumFractionDigits: 2, maximumFractionDigits: 2 }),
-      ).format(value)
-    : value < 1000
-      ? memo(
-          `ms:${lang}`,
-          () =>
-            new Intl.NumberFormat(lang, {
-              style: 'unit',
-              unit: 'millisecond',
-              unitDisplay: 'narrow',
-              maximumFractionDigits: 0,
-            }),
-        ).format(value)
-      : memo(
-          `s:${lang}`,
-          () =>
-            new Intl.NumberFormat(lang, {
-              style: 'unit',
-              unit: 'second',
-              unitDisplay: 'narrow',
-              maximumFractionDigits: 2,
-            }),
-        ).format(value / 1000)
+export const formatVital = (lang: Lang, metric: string, value: number) => {
+  if (metric === 'CLS')
+    return memo(
+      `cls:${lang}`,
+      () => new Intl.NumberFormat(lang, { minimumFractionDigits: 2, maximumFractionDigits: 2 }),
+    ).format(value)
+  const [unit, digits, n] =
+    value < 1000 ? (['millisecond', 0, value] as const) : (['second', 2, value / 1000] as const)
+  return memo(
+    `${unit}:${lang}`,
+    () =>
+      new Intl.NumberFormat(lang, {
+        style: 'unit',
+        unit,
+        unitDisplay: 'narrow',
+        maximumFractionDigits: digits,
+      }),
+  ).format(n)
+}
 
 /** ["a", "b", "c"] → "a, b and c", "a، وb وc"… as the language joins a list. */
 export const formatList = (lang: Lang, items: string[]) =>

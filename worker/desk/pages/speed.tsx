@@ -17,7 +17,7 @@ import {
 } from '../../i18n/format'
 import { usePage } from '../../render/context'
 import { DeskHeader } from './leads'
-import { Chart, FigureTable, PeriodNav, type Period } from './visits'
+import { Chart, FigureTable, namer, ReportHead, type Period } from './visits'
 
 /**
  * /desk/speed: real visitors' Core Web Vitals (analytics/vitals-report.ts). Each metric's 75th
@@ -340,15 +340,7 @@ function Breakdown({
 export function DeskSpeedPage({ report }: { report: VitalsReport }) {
   const { t, lang } = usePage()
   const unknown = t('desk_visits.unknown')
-  const regions = new Intl.DisplayNames(lang, { type: 'region', fallback: 'code' })
-  const country = (code: string) => {
-    if (!code) return unknown
-    try {
-      return regions.of(code) ?? code
-    } catch {
-      return code
-    }
-  }
+  const country = namer(lang, 'region', unknown)
   const device = (d: string) =>
     d === 'mobile' || d === 'tablet' || d === 'desktop' ? t(`desk_speed.devices.${d}`) : unknown
   const period = t(`desk_visits.periods.${String(report.days) as Period}`, {
@@ -359,20 +351,15 @@ export function DeskSpeedPage({ report }: { report: VitalsReport }) {
     <>
       <DeskHeader title={t('desk_speed.title')} section="/desk/speed" />
       <div className="container space-y-6 pb-16">
-        <div className="flex flex-wrap items-center justify-between gap-3">
-          <p className="m-0 max-w-3xl text-sm text-ink-600">
-            {t('desk_speed.summary', {
-              period,
-              source: t(`desk_visits.sources.${report.source}`),
-            })}
-          </p>
-          <PeriodNav base="/desk/speed" days={report.days} />
-        </div>
-        {report.unavailable && (
-          <p role="status" className="m-0 rounded-lg bg-amber-50 p-4 text-amber-900">
-            {t('desk_visits.unavailable')}
-          </p>
-        )}
+        <ReportHead
+          base="/desk/speed"
+          days={report.days}
+          summary={t('desk_speed.summary', {
+            period,
+            source: t(`desk_visits.sources.${report.source}`),
+          })}
+          unavailable={report.unavailable}
+        />
         {empty ? (
           <p className="card m-0 text-ink-700">{t('desk_speed.empty', { period })}</p>
         ) : (

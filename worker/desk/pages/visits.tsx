@@ -386,7 +386,7 @@ function Funnel({ funnel }: { funnel: VisitReport['funnel'] }) {
 }
 
 /** Names for codes in the page's language: "fr" → "French", "GB" → "United Kingdom". */
-function namer(lang: Lang, type: 'language' | 'region', unknown: string) {
+export function namer(lang: Lang, type: 'language' | 'region', unknown: string) {
   const names = new Intl.DisplayNames(lang, { type, fallback: 'code' })
   return (code: string) => {
     if (!code) return unknown
@@ -398,8 +398,39 @@ function namer(lang: Lang, type: 'language' | 'region', unknown: string) {
   }
 }
 
+/**
+ * A report page's head: what it shows and from where, the periods, and the SQL API's silence
+ * when it did not answer.
+ */
+export function ReportHead({
+  base,
+  days,
+  summary,
+  unavailable,
+}: {
+  base: string
+  days: number
+  summary: string
+  unavailable: boolean
+}) {
+  const { t } = usePage()
+  return (
+    <>
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <p className="m-0 max-w-3xl text-sm text-ink-600">{summary}</p>
+        <PeriodNav base={base} days={days} />
+      </div>
+      {unavailable && (
+        <p role="status" className="m-0 rounded-lg bg-amber-50 p-4 text-amber-900">
+          {t('desk_visits.unavailable')}
+        </p>
+      )}
+    </>
+  )
+}
+
 /** 7, 30 or 90 days: links to the same page with ?days=, the current one marked. */
-export function PeriodNav({ base, days }: { base: string; days: number }) {
+function PeriodNav({ base, days }: { base: string; days: number }) {
   const { t, lang } = usePage()
   return (
     <nav aria-label={t('desk_visits.period')}>
@@ -435,20 +466,15 @@ export function DeskVisitsPage({ report }: { report: VisitReport }) {
     <>
       <DeskHeader title={t('desk_visits.title')} section="/desk/visits" />
       <div className="container space-y-6 pb-16">
-        <div className="flex flex-wrap items-center justify-between gap-3">
-          <p className="m-0 text-sm text-ink-600">
-            {t('desk_visits.summary', {
-              period: period(String(report.days)),
-              source: t(`desk_visits.sources.${report.source}`),
-            })}
-          </p>
-          <PeriodNav base="/desk/visits" days={report.days} />
-        </div>
-        {report.unavailable && (
-          <p role="status" className="m-0 rounded-lg bg-amber-50 p-4 text-amber-900">
-            {t('desk_visits.unavailable')}
-          </p>
-        )}
+        <ReportHead
+          base="/desk/visits"
+          days={report.days}
+          summary={t('desk_visits.summary', {
+            period: period(String(report.days)),
+            source: t(`desk_visits.sources.${report.source}`),
+          })}
+          unavailable={report.unavailable}
+        />
         {empty ? (
           <p className="card m-0 text-ink-700">
             {t('desk_visits.empty', { period: period(String(report.days)) })}
