@@ -19,7 +19,8 @@ import {
 import { authSettings } from '../config'
 import type { AppEnv } from '../env'
 import { ALG, publicKeys, signingKey } from './keys'
-import { clientKey, limitOf } from './settings'
+import { clientKey } from '../middleware/client-key'
+import { limitOf } from './settings'
 
 /**
  * What every endpoint of the built-in service shares: GoTrue's JSON shapes for users, sessions

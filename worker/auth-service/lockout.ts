@@ -2,7 +2,8 @@ import type { Context } from 'hono'
 import type { AppEnv } from '../env'
 import { failureCounts } from './db'
 import { tooManyFailures } from './gotrue'
-import { clientKey, limitOf } from './settings'
+import { clientKey } from '../middleware/client-key'
+import { limitOf } from './settings'
 
 /**
  * Failed password sign-ins, counted so that nobody can lock another person out. A failure

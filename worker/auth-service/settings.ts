@@ -1,6 +1,4 @@
-import type { Context } from 'hono'
 import type { Bindings } from '../bindings'
-import type { AppEnv } from '../env'
 
 /**
  * The built-in service's limits: `[vars]` of wrangler.toml (README: Settings), each with its
@@ -32,30 +30,6 @@ export function limitOf(env: Partial<Bindings>, name: LimitSetting): number {
   const value =
     typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() ? Number(raw) : NaN
   return Number.isFinite(value) && value >= 0 ? value : LIMIT_DEFAULTS[name]
-}
-
-/**
- * The client's address as the limits count it: an IPv4 address whole, an IPv6 address by its
- * /64 prefix (one subscriber's network, which can hold any number of addresses).
- */
-export function clientKey(c: Context<AppEnv>): string {
-  const ip = c.req.header('CF-Connecting-IP')?.trim().toLowerCase() || 'unknown'
-  if (!ip.includes(':')) return ip
-  // an IPv4 address written as IPv6 (::ffff:192.0.2.1) is that IPv4 address
-  if (ip.includes('.')) return ip.slice(ip.lastIndexOf(':') + 1)
-  const [head = '', tail = ''] = ip.split('::')
-  const groups = (s: string) => (s ? s.split(':') : [])
-  const full = ip.includes('::')
-    ? [
-        ...groups(head),
-        ...Array<string>(Math.max(0, 8 - groups(head).length - groups(tail).length)).fill('0'),
-        ...groups(tail),
-      ]
-    : groups(ip)
-  return `${full
-    .slice(0, 4)
-    .map((g) => (parseInt(g, 16) || 0).toString(16))
-    .join(':')}::/64`
 }
 
 /**

@@ -37,7 +37,7 @@ export function FormResultPage({
 
 export function formResult(
   c: Context<AppEnv>,
-  status: 200 | 400 | 403 | 409 | 503,
+  status: 200 | 400 | 403 | 409 | 429 | 503,
   title: string,
   text: string,
   action?: FormAction,

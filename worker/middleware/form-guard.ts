@@ -1,7 +1,9 @@
 import type { MiddlewareHandler } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import type { Bindings } from '../bindings'
+import { formResult } from '../components/form-result'
 import type { AppEnv } from '../env'
+import { clientKey } from './client-key'
 
 export const MAX_BODY_BYTES = 16 * 1024
 
@@ -29,18 +31,24 @@ export function sameSiteOnly(): MiddlewareHandler<AppEnv> {
   }
 }
 
-/** Per client IP, with one of the [[ratelimits]] bindings of wrangler.toml. */
+/**
+ * Per client, with one of the [[ratelimits]] bindings of wrangler.toml: an IPv4 address, or an
+ * IPv6 /64 (`clientKey`). Over the limit, 429: JSON, or a page for a form posted without
+ * JavaScript.
+ */
 export function rateLimit(
   binding: 'LEAD_LIMITER' | 'EVENT_LIMITER' | 'VITALS_LIMITER',
 ): MiddlewareHandler<AppEnv> {
   return async function rateLimit(c, next) {
     const limiter = (c.env as Bindings)[binding]
     if (limiter) {
-      const key = c.req.header('CF-Connecting-IP') ?? 'unknown'
-      const { success } = await limiter.limit({ key })
+      const { success } = await limiter.limit({ key: clientKey(c) })
       if (!success) {
         c.header('Retry-After', '60')
-        return c.json({ error: c.var.t('errors.rate_limited') }, 429)
+        const error = c.var.t('errors.rate_limited')
+        return c.req.header('Content-Type')?.startsWith('application/x-www-form-urlencoded')
+          ? formResult(c, 429, c.var.t('notices.error_title'), error)
+          : c.json({ error }, 429)
       }
     }
     await next()
