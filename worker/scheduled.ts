@@ -29,27 +29,48 @@ export async function purgeRetained(env: Bindings) {
   }
 }
 
+/**
+ * Runs the steps one after the other, each whatever became of the ones before: a failure is
+ * logged under the step's name and the next step runs. The run fails at the end if a step
+ * did, so cron_runs (deploy-status.ts) and the platform's log say so.
+ */
+async function runSteps(steps: Record<string, () => Promise<unknown>>) {
+  const failed: string[] = []
+  for (const [name, step] of Object.entries(steps))
+    try {
+      await step()
+    } catch (err) {
+      failed.push(name)
+      console.error(`cron: ${name} failed`, err)
+    }
+  if (failed.length) throw new Error(`cron: ${failed.join(', ')} failed`)
+}
+
 /** The cron triggers of wrangler.toml (every five minutes; daily at 07:00 UTC). */
 export async function onSchedule(controller: ScheduledController, env: Bindings) {
-  if (controller.cron === '0 7 * * *') {
-    console.log('retention', await purgeRetained(env))
-    await sendDigest(env)
-  } else {
+  if (controller.cron === '0 7 * * *')
+    return runSteps({
+      retention: async () => console.log('retention', await purgeRetained(env)),
+      digest: () => sendDigest(env),
+    })
+  return runSteps({
     // scheduled content whose time has come goes live, its pages rendered anew
-    const published = await publishDue(env.DB)
-    if (published.length) {
+    'scheduled content': async () => {
+      const published = await publishDue(env.DB)
+      if (!published.length) return
       console.log('published', published)
       await currentGenerations(env.DB, { afterChange: true })
-    }
+    },
     // the published content outside D1: any kind whose snapshot is missing or behind
-    await refreshSnapshots(env).catch((err) => console.error('content snapshots unwritten', err))
-    await startDueIssues(env)
+    'content snapshots': () => refreshSnapshots(env),
+    newsletters: () => startDueIssues(env),
     // as of the trigger's time (the local cron can advance it: scripts/lib/crons.mjs)
-    await sendReminders(env, controller.scheduledTime)
+    reminders: () => sendReminders(env, controller.scheduledTime),
     // what the calendar did not take yet (its queue retries too)
-    await syncCalendar(env).catch((err) => console.error('calendar: sync failed', err))
-    await requeueStale(env)
+    'calendar sync': () => syncCalendar(env),
+    // e-mails left queued or stuck sending, back on the queue
+    'mail requeue': () => requeueStale(env),
     // pictures whose sizes' job was lost
-    await queueLostSizes(env).catch((err) => console.error('media: sizes not asked again', err))
-  }
+    'picture sizes': () => queueLostSizes(env),
+  })
 }
