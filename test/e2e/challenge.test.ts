@@ -1,7 +1,7 @@
 import { describe, expect, inject, it } from 'vitest'
 import ar from '../../locales/ar.json'
 import en from '../../locales/en.json'
-import { island, PHONE, useBrowser } from './browser'
+import { hydrated, island, PHONE, useBrowser } from './browser'
 import { query } from './d1'
 import { mailTo } from './inbox'
 
@@ -213,6 +213,65 @@ describe('without JavaScript', () => {
     ).toEqual([{ status: 'pending', unchecked: 1 }])
     expect(await query(`SELECT id FROM mail_outbox WHERE to_address = '${email}'`)).toEqual([])
     await page.context().close()
+  })
+
+  it('books nothing, gives the form back as typed, and that form books it once JavaScript runs', async () => {
+    const guest = unique('nojs-book')
+    const page = await open('/book', { javaScript: false, viewport: PHONE })
+    const main = page.locator('main')
+    // a time near the end of the list: the other tests book days nearer
+    const times = main.getByRole('radio')
+    const count = await times.count()
+    const slot = (await times
+      .nth(count - 1 - Math.floor(Math.random() * Math.min(8, count)))
+      .getAttribute('value'))!
+    await main.locator(`label:has(input[value="${slot}"])`).click()
+    await main.getByLabel(en.booking.name).fill('No Script')
+    await main.getByLabel(en.booking.email).fill(guest)
+    await main.getByLabel(en.booking.notes).fill('Etsy shop')
+    await main.getByRole('button', { name: en.booking.submit }).click()
+    await page.waitForURL('**/api/bookings')
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(
+      en.booking.not_booked_title,
+    )
+    // what was typed, and the time chosen, are in the form again
+    expect(await main.getByLabel(en.booking.choose_time).inputValue()).toBe(slot)
+    expect(await main.getByLabel(en.booking.name).inputValue()).toBe('No Script')
+    expect(await main.getByLabel(en.booking.email).inputValue()).toBe(guest)
+    expect(await main.getByLabel(en.booking.notes).inputValue()).toBe('Etsy shop')
+    expect(await query(`SELECT id FROM bookings WHERE email = '${guest}'`)).toEqual([])
+    await page.context().close()
+
+    // the same post from a browser whose JavaScript runs on the answer (a script that came late)
+    const late = await open('/book', { viewport: PHONE })
+    await late.evaluate(
+      ({ fields }) => {
+        const form = document.body.appendChild(document.createElement('form'))
+        form.method = 'post'
+        form.action = '/api/bookings'
+        for (const [name, value] of Object.entries(fields)) {
+          const input = form.appendChild(document.createElement('input'))
+          input.type = 'hidden'
+          input.name = name
+          input.value = value
+        }
+        form.submit()
+      },
+      { fields: { slot, name: 'No Script', email: guest, notes: 'Etsy shop' } },
+    )
+    await late.waitForURL('**/api/bookings')
+    await late.getByRole('heading', { level: 1, name: en.booking.not_booked_title }).waitFor()
+    await hydrated(late)
+    await late.locator('main').getByRole('button', { name: en.booking.submit }).click()
+    await late.getByRole('heading', { level: 1, name: en.booking.confirmed_title }).waitFor()
+    expect(
+      await query(`SELECT slot_start, unchecked FROM bookings WHERE email = '${guest}'`),
+    ).toEqual([{ slot_start: slot, unchecked: 0 }])
+    await mailTo(guest, /./)
+    // nothing refused (the widget's script and frame are allowed there) but the answer itself,
+    // a 403 as every refused challenge is
+    expect(late.errors.filter((e) => !e.includes('status of 403'))).toEqual([])
+    await late.context().close()
   })
 })
 

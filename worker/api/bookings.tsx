@@ -14,6 +14,7 @@ import {
   moveBooking,
 } from '../services/bookings'
 import { bookingLinkProblem, formResult } from '../components/form-result'
+import { notBooked } from '../components/not-booked'
 import { formFields, isBot, parse, store } from './forms'
 import { checkForm } from './challenge'
 
@@ -64,6 +65,14 @@ bookings.post('/', ...formGuard(), async (c) => {
   if (isBot(data)) return c.json({ error: t('booking.slot_taken'), slots: free.value.slots }, 409)
   const check = await checkForm(c, mode, data, 'booking')
   if (!check.ok) return check.res
+  // without the challenge (a page without JavaScript): no slot is taken and nobody is e-mailed;
+  // the page says so and gives the form back as typed (docs/bots.md)
+  if (!check.checked)
+    return notBooked(
+      c,
+      { slot, name: data.name, email: data.email, notes: data.notes, timeZone },
+      free.value.slots,
+    )
 
   const saved = await store(c, mode, () =>
     book(
@@ -77,7 +86,6 @@ bookings.post('/', ...formGuard(), async (c) => {
         language: c.var.lang,
       },
       free.value.availability,
-      check.checked,
     ),
   )
   if (!saved.ok) return saved.res
@@ -109,14 +117,10 @@ bookings.post('/', ...formGuard(), async (c) => {
     c,
     200,
     t('booking.confirmed_title'),
-    t(
-      !check.checked
-        ? 'booking.confirmed_unchecked_text'
-        : mailed
-          ? 'booking.confirmed_text'
-          : 'booking.confirmed_not_mailed_text',
-      { email: booking.email, when },
-    ),
+    t(mailed ? 'booking.confirmed_text' : 'booking.confirmed_not_mailed_text', {
+      email: booking.email,
+      when,
+    }),
     { href: answer.icsUrl, label: t('booking.add_calendar'), download: true },
   )
 })

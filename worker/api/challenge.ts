@@ -28,8 +28,9 @@ export type FormCheck =
 /**
  * A lead form's post against the challenge. With a token: checked, or refused with a clear
  * answer in the visitor's language (403, never a 5xx). A form the browser posted without a
- * token (no JavaScript) is `checked: false`: the caller stores it, marked, and e-mails
- * nothing to its address. An island always sends one, so JSON without a token is refused.
+ * token (no JavaScript) is `checked: false`: a lead form adds it, marked, changes no row that
+ * exists and e-mails nothing to its address; a booking takes no slot (docs/bots.md). An island
+ * always sends one, so JSON without a token is refused.
  */
 export async function checkForm(
   c: Context<AppEnv>,

@@ -68,8 +68,9 @@ leads.post('/newsletter', ...guard, async (c) => {
   }
   if (mode === 'json') return c.json(result)
   const t = c.var.t
-  // without JavaScript: kept, but nothing e-mailed, and said so
-  if (!checked && !result.alreadySubscribed)
+  // without JavaScript: a new address is kept, one the list holds is left as it is, nothing is
+  // e-mailed; the answer is the same whatever the address, so it tells nobody who is listed
+  if (!checked)
     return formResult(
       c,
       200,

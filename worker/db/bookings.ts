@@ -17,7 +17,10 @@ export interface Booking extends NewBooking {
   /** The event's UID (null for bookings from before it was stored). */
   uid?: string
   meetingUrl?: string
-  /** Booked without the challenge (no JavaScript): the visitor was e-mailed nothing. */
+  /**
+   * Booked without the challenge (no JavaScript), before such posts stopped taking a slot
+   * (issue 55): the visitor was e-mailed nothing, and gets no reminders.
+   */
   unchecked?: boolean
 }
 
@@ -69,14 +72,11 @@ export function insertBooking(
   b: NewBooking & { token: string; uid: string; meetingUrl?: string },
   guard: SlotGuard,
   calendar: boolean,
-  /** Passed the challenge; else marked (posted without JavaScript: no e-mail to its address). */
-  checked = true,
 ) {
   const sql = `INSERT INTO bookings
        (slot_start, slot_end, name, email, notes, time_zone, language, token, meeting_url,
-        calendar_state, uid, unchecked)
-     SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ${calendar ? "'pending'" : 'NULL'}, ?15,
-       ${checked ? 0 : 1}
+        calendar_state, uid)
+     SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ${calendar ? "'pending'" : 'NULL'}, ?15
      WHERE ${clearOf('')}
      ON CONFLICT (slot_start) DO NOTHING
      RETURNING id`

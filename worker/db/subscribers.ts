@@ -26,26 +26,10 @@ const now = () => new Date().toISOString()
 
 /** What the list held for an address before a sign-up: read in the sign-up's own batch. */
 export const statusOf = (db: D1Database, email: string) =>
-  db.prepare('SELECT status FROM subscribers WHERE email = ?').bind(email)
+  db.prepare('SELECT status, unchecked FROM subscribers WHERE email = ?').bind(email)
 
-/**
- * A sign-up, as one statement (so concurrent sign-ups of one address keep one row): a new
- * address becomes pending with this link's nonce; so does an unsubscribed one (a new opt-in),
- * and a pending one whose last link is older than RESEND_CONFIRMATION_AFTER_MINUTES. Anything
- * else (confirmed, or pending since a moment ago) stays as it is and returns no row: the mail
- * statement after it in the batch (`onlyIfInserted`) is then not written either.
- */
-export function signUp(db: D1Database, s: NewSubscriber, nonce: string, checked = true) {
-  const resendBefore = new Date(
-    Date.now() - RESEND_CONFIRMATION_AFTER_MINUTES * 60_000,
-  ).toISOString()
-  return db
-    .prepare(
-      `INSERT INTO subscribers
-         (email, name, source, signup_form, language, consent_version, status, consented_at,
-          confirm_nonce, unchecked)
-       VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'pending', ?7, ?8, ?10)
-       ON CONFLICT (email) DO UPDATE SET
+/** A checked sign-up of an address the list holds: `?9` is the oldest link not yet renewed. */
+const RENEW = `DO UPDATE SET
          name = coalesce(excluded.name, subscribers.name),
          source = excluded.source,
          signup_form = excluded.signup_form,
@@ -59,7 +43,30 @@ export function signUp(db: D1Database, s: NewSubscriber, nonce: string, checked 
          confirm_ip_hash = NULL,
          unsubscribed_at = NULL
        WHERE subscribers.status = 'unsubscribed'
-          OR (subscribers.status = 'pending' AND subscribers.consented_at < ?9)
+          OR (subscribers.status = 'pending'
+              AND (subscribers.consented_at < ?9 OR subscribers.unchecked = 1))`
+
+/**
+ * A sign-up, as one statement (so concurrent sign-ups of one address keep one row): a new
+ * address becomes pending with this link's nonce. A sign-up that passed the challenge also
+ * renews an unsubscribed address (a new opt-in), a pending one whose last link is older than
+ * RESEND_CONFIRMATION_AFTER_MINUTES, and one kept from a post without the challenge (never
+ * e-mailed). Anything else (confirmed, or pending since a moment ago) stays as it is and
+ * returns no row: the mail statement after it in the batch (`onlyIfInserted`) is then not
+ * written either. A sign-up without the challenge (`checked` false) only adds: an address the
+ * list holds, in whatever state, stays exactly as it is (its e-mailed link keeps working).
+ */
+export function signUp(db: D1Database, s: NewSubscriber, nonce: string, checked = true) {
+  const resendBefore = new Date(
+    Date.now() - RESEND_CONFIRMATION_AFTER_MINUTES * 60_000,
+  ).toISOString()
+  return db
+    .prepare(
+      `INSERT INTO subscribers
+         (email, name, source, signup_form, language, consent_version, status, consented_at,
+          confirm_nonce, unchecked)
+       VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'pending', ?7, ?8, ?10)
+       ON CONFLICT (email) ${checked ? RENEW : 'DO NOTHING'}
        RETURNING id`,
     )
     .bind(

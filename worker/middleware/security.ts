@@ -33,10 +33,13 @@ function bookingOrigin(c: Context<AppEnv>) {
 
 /**
  * Turnstile's origin (its script and its frame), on the pages whose forms e-mail a typed
- * address: the public pages, whose footer has the newsletter box. Not the desk, nor the APIs.
+ * address: the public pages, whose footer has the newsletter box. Not the desk, nor the APIs,
+ * but for the booking's: a booking posted without JavaScript is answered with its form again,
+ * which runs the challenge once JavaScript does (components/not-booked.tsx).
  */
 function challengeHost(c: Context<AppEnv>) {
   const path = c.req.path
+  if (path === '/api/bookings') return challengeOrigin(c.env)
   if (path.startsWith('/desk') || path.startsWith('/api/') || path.startsWith('/auth/v1')) return ''
   return challengeOrigin(c.env)
 }

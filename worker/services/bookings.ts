@@ -57,8 +57,6 @@ export async function book(
   request: Omit<NewBooking, 'slotEnd'>,
   /** As the caller read it for the slots it checked (read here otherwise). */
   availability?: Availability,
-  /** Passed the challenge; else (no JavaScript) the visitor is e-mailed nothing, not even reminders. */
-  checked = true,
 ) {
   const token = crypto.randomUUID()
   availability ??= await loadAvailability(c.env)
@@ -80,7 +78,6 @@ export async function book(
       { ...b, token },
       guardFor(availability, b.slotStart),
       !!calendarOf(c.env)?.caldav,
-      checked,
     ),
     await mailRow(
       writer,
@@ -89,18 +86,16 @@ export async function book(
       { ...call, agencyTimeZone },
       { onlyIfInserted: true },
     ),
-    ...(checked
-      ? [await mailRow(writer, 'booking_confirmation', b.email, call, { onlyIfInserted: true })]
-      : []),
+    await mailRow(writer, 'booking_confirmation', b.email, call, { onlyIfInserted: true }),
   ])
   const inserted = results[0].results as { id: number }[]
   if (!inserted.length) return { taken: true as const }
-  enqueue(c, insertedIds(results, checked ? [1, 2] : [1]))
+  enqueue(c, insertedIds(results, [1, 2]))
   c.executionCtx.waitUntil(syncSoon(c.env))
   return {
     booking: { ...b, id: inserted[0].id, token, sequence: 0 } satisfies Booking,
-    /** The visitor's confirmation goes (not unchecked, not over a ceiling). */
-    mailed: checked && mailGoes(results, 2),
+    /** The visitor's confirmation goes (not over a ceiling). */
+    mailed: mailGoes(results, 2),
   }
 }
 

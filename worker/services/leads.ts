@@ -18,18 +18,22 @@ import { enqueue, insertedIds, mailGoes, mailRow, writerOf } from '../mail/enque
 /** The random key of one confirmation link (kept until spent; e-mailed sealed). */
 const newNonce = () => crypto.randomUUID()
 
-/** Was the address on the list (pending or confirmed) before this sign-up? */
+/**
+ * Was the address on the list before this sign-up: confirmed, or pending with a link e-mailed
+ * (not one kept from a post without the challenge, which was never e-mailed)?
+ */
 const wasListed = (result: D1Result) => {
-  const before = (result.results[0] as { status?: SubscriberStatus } | undefined)?.status
-  return before === 'pending' || before === 'confirmed'
+  const before = result.results[0] as { status?: SubscriberStatus; unchecked?: number } | undefined
+  return before?.status === 'confirmed' || (before?.status === 'pending' && !before.unchecked)
 }
 
 /**
  * A sign-up (popup or newsletter box): the address goes on the list as pending, and one e-mail
  * brings the starter guide and the link that confirms (double opt-in); `checked`: the post
- * passed the challenge (worker/api/challenge.ts), else nothing is e-mailed. An address already on
- * the list gets nothing new (`alreadySubscribed`), unless its pending link is old
- * (db/subscribers.ts); one that had unsubscribed opts in again.
+ * passed the challenge (worker/api/challenge.ts). An address already on the list gets nothing
+ * new (`alreadySubscribed`), unless its pending link is old (db/subscribers.ts); one that had
+ * unsubscribed opts in again. Unchecked (no JavaScript): a new address is added, marked, an
+ * address the list holds is left exactly as it is, and nothing is e-mailed.
  */
 export async function subscribe(c: Context<AppEnv>, s: NewSubscriber, checked: boolean) {
   const db = c.env.DB
