@@ -16,6 +16,8 @@ export interface AuthUser {
   user_metadata?: Record<string, unknown>
   created_at?: string
   email_confirmed_at?: string | null
+  /** an address change waiting for its e-mailed links (GoTrue's new_email) */
+  new_email?: string
   last_sign_in_at?: string | null
 }
 

@@ -11,6 +11,7 @@ import {
   listFactors,
   revokeSessions,
   rotateRefreshToken,
+  setPassword,
   updateUser,
 } from './db'
 import { readConfig } from '../config'
@@ -20,7 +21,9 @@ import { createTranslator } from '../i18n/translator'
 import type { AppEnv } from '../env'
 import { limitBody } from '../middleware/form-guard'
 import { factorRoutes } from './factors'
-import { oneTimeRoutes, signupLink, spendReauthentication } from './one-time'
+import { askEmailChange, emailChangeCooldown } from './email-change'
+import { signupLink } from './links'
+import { oneTimeRoutes, spendReauthentication } from './one-time'
 import { enqueue, mailRow, writerOf } from '../mail/enqueue'
 import { AuthConfigError, publicKeys } from './keys'
 import {
@@ -217,8 +220,11 @@ async function refreshGrant(c: Context<AppEnv>) {
     c.env.DB,
     input.refresh_token,
     limitOf(c.env, 'AUTH_REFRESH_REUSE_INTERVAL'),
+    limitOf(c.env, 'AUTH_SESSION_MAX_AGE'),
   )
   if (!rotated.ok) {
+    if (rotated.reason === 'expired')
+      return authError(c, 400, 'session_expired', 'Invalid Refresh Token: Session Expired')
     if (rotated.reason === 'reused')
       return authError(c, 400, 'refresh_token_already_used', 'Invalid Refresh Token: Already Used')
     return authError(
@@ -241,6 +247,11 @@ authService.get('/user', async (c) => {
   return c.json(userJson(user, await listFactors(c.env.DB, user.id)))
 })
 
+/**
+ * PUT /user, in GoTrue's order (user.go UserUpdate): an account with a verified factor changes
+ * its address or password only at aal2; a new password ends every other session; a new address
+ * is only asked for here, and becomes the account's when its links are used (/verify).
+ */
 authService.put('/user', async (c) => {
   const claims = await authenticate(c)
   if (claims instanceof Response) return claims
@@ -249,28 +260,45 @@ authService.put('/user', async (c) => {
   if (input.password !== undefined && weakPassword(input.password)) return weakPasswordError(c)
   const current = await findUser(c.env.DB, claims.sub)
   if (!current) return userNotFound(c)
+  const factors = await listFactors(c.env.DB, current.id)
+  const newEmail = input.email && input.email !== current.email ? input.email : null
+  const newPassword = input.password ? input.password : null
   if (
-    input.email &&
-    input.email !== current.email &&
-    (await findUserByEmail(c.env.DB, input.email))
+    (newEmail || newPassword) &&
+    factors.some((f) => f.status === 'verified') &&
+    claims.aal !== 'aal2'
   )
+    return authError(
+      c,
+      401,
+      'insufficient_aal',
+      'AAL2 session is required to update email or password when MFA is enabled.',
+    )
+  if (newEmail && (await findUserByEmail(c.env.DB, newEmail)))
     return authError(
       c,
       422,
       'email_exists',
       'A user with this email address has already been registered',
     )
+  if (newEmail) {
+    const wait = emailChangeCooldown(c, current)
+    if (wait) return wait
+  }
   // a nonce from GET /reauthenticate, when the client sends one with a new password
   if (input.password !== undefined && input.nonce !== undefined) {
     const refused = await spendReauthentication(c, current.id, input.nonce)
     if (refused) return refused
   }
-  const updated = await updateUser(c.env.DB, claims.sub, {
-    email: input.email,
-    passwordHash: input.password === undefined ? undefined : await hashPassword(input.password),
-    metadata: input.data ? { ...JSON.parse(current.user_metadata), ...input.data } : undefined,
-  })
-  return c.json(userJson(updated!, await listFactors(c.env.DB, updated!.id)))
+  if (input.data)
+    await updateUser(c.env.DB, current.id, {
+      metadata: { ...JSON.parse(current.user_metadata), ...input.data },
+    })
+  if (newPassword)
+    await setPassword(c.env.DB, current.id, await hashPassword(newPassword), claims.session_id)
+  if (newEmail) await askEmailChange(c, current, newEmail)
+  const updated = (await findUser(c.env.DB, current.id))!
+  return c.json(userJson(updated, factors))
 })
 
 authService.post('/logout', async (c) => {

@@ -8,6 +8,11 @@ export interface UserRow {
   /** Set by the admin only (`npm run staff`): {"role": "agency"} for staff. */
   app_metadata: string
   email_confirmed_at: string | null
+  /** A new address waiting for its links to be used (GoTrue's email_change); null when none. */
+  email_change: string | null
+  email_change_sent_at: string | null
+  /** How many of the change's links were used so far: 0, or 1 of the two of a secure change. */
+  email_change_confirm_status: number
   last_sign_in_at: string | null
   created_at: string
   updated_at: string
@@ -49,10 +54,14 @@ export async function confirmEmail(db: D1Database, userId: string) {
     .run()
 }
 
+/**
+ * Changes the user's password hash or metadata. The address is never changed here: only
+ * confirmEmailChange does that, once the new address is proven.
+ */
 export async function updateUser(
   db: D1Database,
   id: string,
-  changes: { email?: string; passwordHash?: string; metadata?: object },
+  changes: { passwordHash?: string; metadata?: object },
 ) {
   const sets: string[] = []
   const values: unknown[] = []
@@ -60,7 +69,6 @@ export async function updateUser(
     sets.push(`${column} = ?`)
     values.push(value)
   }
-  if (changes.email) set('email', changes.email)
   if (changes.passwordHash) set('password_hash', changes.passwordHash)
   if (changes.metadata) set('user_metadata', JSON.stringify(changes.metadata))
   sets.push('updated_at = ?')
@@ -82,6 +90,7 @@ const randomToken = () => {
 export interface SessionRow {
   id: string
   user_id: string
+  created_at: string
   aal: 'aal1' | 'aal2'
   /** authentication methods, oldest first: "password", "password,totp", "otp" */
   amr: string
@@ -93,24 +102,33 @@ export interface SessionRow {
 export async function createSession(db: D1Database, userId: string, method = 'password') {
   const sessionId = crypto.randomUUID()
   const token = randomToken()
+  const createdAt = now()
   await db.batch([
     db
-      .prepare('INSERT INTO auth_sessions (id, user_id, amr) VALUES (?, ?, ?)')
-      .bind(sessionId, userId, method),
+      .prepare('INSERT INTO auth_sessions (id, user_id, amr, created_at) VALUES (?, ?, ?, ?)')
+      .bind(sessionId, userId, method, createdAt),
     db
       .prepare('INSERT INTO auth_refresh_tokens (token, session_id) VALUES (?, ?)')
       .bind(token, sessionId),
     db.prepare('UPDATE auth_users SET last_sign_in_at = ? WHERE id = ?').bind(now(), userId),
   ])
   return {
-    session: { id: sessionId, aal: 'aal1', amr: method } as const,
+    session: { id: sessionId, aal: 'aal1', amr: method, created_at: createdAt } as const,
     refreshToken: token,
   }
 }
 
+/** When a session started `maxAgeSeconds` ago ends (GoTrue's sessions timebox), in ms. */
+export const sessionEnd = (session: Pick<SessionRow, 'created_at'>, maxAgeSeconds: number) =>
+  Date.parse(session.created_at) + maxAgeSeconds * 1000
+
+/** Whether the session has outlived its maximum age. */
+export const sessionExpired = (session: Pick<SessionRow, 'created_at'>, maxAgeSeconds: number) =>
+  Date.now() >= sessionEnd(session, maxAgeSeconds)
+
 export type Rotation =
   | { ok: true; session: SessionRow; refreshToken: string }
-  | { ok: false; reason: 'not_found' | 'reused' | 'revoked' }
+  | { ok: false; reason: 'not_found' | 'reused' | 'revoked' | 'expired' }
 
 /**
  * Exchanges a refresh token for its successor. Spending it and inserting the successor are one
@@ -123,6 +141,7 @@ export async function rotateRefreshToken(
   db: D1Database,
   token: string,
   reuseSeconds: number,
+  maxAgeSeconds: number,
 ): Promise<Rotation> {
   const row = await db
     .prepare(
@@ -134,6 +153,11 @@ export async function rotateRefreshToken(
   if (!row) return { ok: false, reason: 'not_found' }
   if (row.revoked_at) return { ok: false, reason: 'revoked' }
   const { revoked: _, session_id: __, ...session } = row
+  // past its maximum age a session ends, however recently it was refreshed
+  if (sessionExpired(session, maxAgeSeconds)) {
+    await revokeSession(db, session.id)
+    return { ok: false, reason: 'expired' }
+  }
   const next = randomToken()
   const [spent] = await db.batch([
     // the successor, only while its parent is unspent …
@@ -176,13 +200,19 @@ export const findSession = (db: D1Database, id: string) =>
  * The user of a live session, in one read by primary keys: what GET /user confirms of a token
  * (its session neither revoked nor another user's, gotrue.ts authenticate), less the factors.
  */
-export const findSessionUser = (db: D1Database, sessionId: string, userId: string) =>
+export const findSessionUser = (
+  db: D1Database,
+  sessionId: string,
+  userId: string,
+  maxAgeSeconds: number,
+) =>
   db
     .prepare(
       `SELECT u.id, u.email, u.app_metadata FROM auth_sessions s JOIN auth_users u ON u.id = s.user_id
-       WHERE s.id = ? AND s.user_id = ? AND s.revoked_at IS NULL`,
+       WHERE s.id = ? AND s.user_id = ? AND s.revoked_at IS NULL
+         AND s.created_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?)`,
     )
-    .bind(sessionId, userId)
+    .bind(sessionId, userId, `-${maxAgeSeconds} seconds`)
     .first<Pick<UserRow, 'id' | 'email' | 'app_metadata'>>()
 
 export async function revokeSession(db: D1Database, id: string) {
@@ -204,11 +234,52 @@ export async function revokeSessions(
   const where =
     scope === 'local' ? 'id = ?' : scope === 'others' ? 'user_id = ? AND id != ?' : 'user_id = ?'
   const params = scope === 'local' ? [current] : scope === 'others' ? [userId, current] : [userId]
-  const { results } = await db
-    .prepare(`SELECT id FROM auth_sessions WHERE ${where} AND revoked_at IS NULL`)
-    .bind(...params)
-    .all<{ id: string }>()
-  for (const { id } of results) await revokeSession(db, id)
+  await db.batch(revokeStatements(db, where, params))
+}
+
+/** Ending the sessions `where` selects, with every refresh token of theirs: two statements. */
+const revokeStatements = (db: D1Database, where: string, params: unknown[]) => [
+  db
+    .prepare(
+      `UPDATE auth_refresh_tokens SET revoked = 1 WHERE revoked = 0
+       AND session_id IN (SELECT id FROM auth_sessions WHERE ${where} AND revoked_at IS NULL)`,
+    )
+    .bind(...params),
+  db
+    .prepare(`UPDATE auth_sessions SET revoked_at = ? WHERE ${where} AND revoked_at IS NULL`)
+    .bind(now(), ...params),
+]
+
+/**
+ * A new password, as GoTrue's UpdatePassword sets it: in one batch with every other session
+ * ended (all of them when `keepSession` is null: a reset from a link), every unused e-mailed
+ * link and code spent, and a pending change of address dropped (its links are spent with them).
+ */
+export async function setPassword(
+  db: D1Database,
+  userId: string,
+  passwordHash: string,
+  keepSession: string | null,
+) {
+  const [where, params] = keepSession
+    ? ['user_id = ? AND id != ?', [userId, keepSession]]
+    : ['user_id = ?', [userId]]
+  const results = await db.batch([
+    ...revokeStatements(db, where, params),
+    db
+      .prepare(
+        `UPDATE auth_one_time_tokens SET used_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+         WHERE user_id = ? AND used_at IS NULL`,
+      )
+      .bind(userId),
+    db
+      .prepare(
+        `UPDATE auth_users SET password_hash = ?, email_change = NULL, email_change_sent_at = NULL,
+           email_change_confirm_status = 0, updated_at = ? WHERE id = ? RETURNING *`,
+      )
+      .bind(passwordHash, now(), userId),
+  ])
+  return (results.at(-1)!.results[0] as UserRow | undefined) ?? null
 }
 
 /** The current window of `seconds` failed attempts count in (auth_failures.window_start). */
@@ -289,24 +360,110 @@ export async function createOneTimeToken(
 }
 
 /**
- * Spends a one-time token of one of the types (once, within an hour); the user it belongs to,
- * or null.
+ * Spends a one-time token of one of the types (once, within an hour): the user it belongs to
+ * and the address it was sent to (kept for `email_change` tokens), or null.
  */
 export async function useOneTimeToken(
   db: D1Database,
   token: string,
   types: readonly OneTimeTokenType[],
 ) {
-  const row = await db
+  return db
     .prepare(
       `UPDATE auth_one_time_tokens SET used_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
        WHERE token_hash = ? AND type IN (${types.map(() => '?').join(',')}) AND used_at IS NULL
          AND created_at >= strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-1 hour')
-       RETURNING user_id`,
+       RETURNING user_id, relates_to`,
     )
     .bind(await sha256Hex(token), ...types)
-    .first<{ user_id: string }>()
-  return row?.user_id ?? null
+    .first<{ user_id: string; relates_to: string | null }>()
+}
+
+/**
+ * GoTrue's sendEmailChange: the new address waits in `email_change`, with a link sent to it and
+ * (`secure`) another sent to the current address; the change's earlier links are spent. `mail`
+ * writes the e-mails, in the same batch: all of it or none. The outbox ids.
+ */
+export async function requestEmailChange(
+  db: D1Database,
+  user: Pick<UserRow, 'id' | 'email'>,
+  newEmail: string,
+  secure: boolean,
+  mail: (tokens: { toNew: string; toCurrent: string | null }) => Promise<D1PreparedStatement[]>,
+) {
+  const toNew = linkToken()
+  const toCurrent = secure ? linkToken() : null
+  const insert = async (token: string, address: string) =>
+    db
+      .prepare(
+        `INSERT INTO auth_one_time_tokens (token_hash, user_id, type, relates_to)
+         VALUES (?, ?, 'email_change', ?)`,
+      )
+      .bind(await sha256Hex(token), user.id, address)
+  const statements = [
+    db
+      .prepare(
+        `UPDATE auth_one_time_tokens SET used_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+         WHERE user_id = ? AND type = 'email_change' AND used_at IS NULL`,
+      )
+      .bind(user.id),
+    await insert(toNew, newEmail),
+    ...(toCurrent ? [await insert(toCurrent, user.email)] : []),
+    db
+      .prepare(
+        `UPDATE auth_users SET email_change = ?, email_change_sent_at = ?,
+           email_change_confirm_status = 0, updated_at = ? WHERE id = ?`,
+      )
+      .bind(newEmail, now(), now(), user.id),
+  ]
+  const mails = await mail({ toNew, toCurrent })
+  const results = await db.batch([...statements, ...mails])
+  return results
+    .slice(statements.length)
+    .flatMap((r) => (r.results as { id: number }[]).map((row) => row.id))
+}
+
+/**
+ * The first of a secure change's two links: counted, unless the other was counted meanwhile.
+ * True when this was the first (the change waits for the other link), false when it is due now.
+ */
+export async function countFirstConfirmation(db: D1Database, userId: string) {
+  const first = await db
+    .prepare(
+      `UPDATE auth_users SET email_change_confirm_status = 1
+       WHERE id = ? AND email_change IS NOT NULL AND email_change_confirm_status = 0`,
+    )
+    .bind(userId)
+    .run()
+  return first.meta.changes === 1
+}
+
+/**
+ * The change of address, once proven (GoTrue's ConfirmEmailChange): `email` becomes the pending
+ * address, which is confirmed from then on, and every unused link and code of the user is spent.
+ * Null when the pending address is no longer `newEmail`, or another account has it meanwhile.
+ */
+export async function confirmEmailChange(db: D1Database, userId: string, newEmail: string) {
+  const [changed] = await db.batch([
+    db
+      .prepare(
+        `UPDATE auth_users SET email = email_change, email_change = NULL,
+           email_change_sent_at = NULL, email_change_confirm_status = 0,
+           email_confirmed_at = COALESCE(email_confirmed_at, ?1), updated_at = ?1
+         WHERE id = ?2 AND email_change = ?3
+           AND NOT EXISTS (SELECT 1 FROM auth_users o WHERE o.email = ?3)
+         RETURNING *`,
+      )
+      .bind(now(), userId, newEmail),
+    db
+      .prepare(
+        `UPDATE auth_one_time_tokens SET used_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+         WHERE user_id = ?1 AND used_at IS NULL
+           AND EXISTS (SELECT 1 FROM auth_users WHERE id = ?1 AND email = ?2)`,
+      )
+      .bind(userId, newEmail),
+  ])
+  return (changed.results[0] as UserRow | undefined) ?? null
 }
 
 export interface FactorRow {

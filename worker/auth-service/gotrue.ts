@@ -12,6 +12,8 @@ import {
   failureCount,
   findSession,
   listFactors,
+  sessionEnd,
+  sessionExpired,
   type FactorRow,
   type SessionRow,
   type UserRow,
@@ -136,6 +138,10 @@ export function userJson(u: UserRow, factors: FactorRow[] = []) {
     role: 'authenticated',
     email: u.email,
     email_confirmed_at: u.email_confirmed_at,
+    // an address waiting for its links: not the account's until they are used (GoTrue's shape)
+    ...(u.email_change
+      ? { new_email: u.email_change, email_change_sent_at: u.email_change_sent_at }
+      : {}),
     phone: '',
     confirmed_at: u.email_confirmed_at,
     last_sign_in_at: u.last_sign_in_at,
@@ -165,11 +171,16 @@ export function userJson(u: UserRow, factors: FactorRow[] = []) {
 export async function sessionJson(
   c: Context<AppEnv>,
   user: UserRow,
-  session: Pick<SessionRow, 'id' | 'aal' | 'amr'>,
+  session: Pick<SessionRow, 'id' | 'aal' | 'amr' | 'created_at'>,
   refreshToken: string,
 ) {
   const [key, factors] = await Promise.all([signingKey(c.env), listFactors(c.env.DB, user.id)])
   const now = Math.floor(Date.now() / 1000)
+  // no access token outlives its session
+  const expiresAt = Math.min(
+    now + ACCESS_TOKEN_SECONDS,
+    Math.floor(sessionEnd(session, limitOf(c.env, 'AUTH_SESSION_MAX_AGE')) / 1000),
+  )
   // the newest method first, as GoTrue lists them
   const amr = session.amr
     .split(',')
@@ -191,13 +202,13 @@ export async function sessionJson(
     .setAudience(audienceOf(c))
     .setSubject(user.id)
     .setIssuedAt(now)
-    .setExpirationTime(now + ACCESS_TOKEN_SECONDS)
+    .setExpirationTime(expiresAt)
     .sign(key.privateKey)
   return {
     access_token: accessToken,
     token_type: 'bearer',
-    expires_in: ACCESS_TOKEN_SECONDS,
-    expires_at: now + ACCESS_TOKEN_SECONDS,
+    expires_in: expiresAt - now,
+    expires_at: expiresAt,
     refresh_token: refreshToken,
     user: userJson(user, factors),
   }
@@ -265,5 +276,7 @@ export async function authenticate(c: Context<AppEnv>): Promise<Claims | Respons
       'session_not_found',
       'Session from session_id claim in JWT does not exist',
     )
+  if (sessionExpired(session, limitOf(c.env, 'AUTH_SESSION_MAX_AGE')))
+    return authError(c, 403, 'session_expired', 'Session is no longer valid')
   return payload as Claims
 }

@@ -32,6 +32,8 @@ import {
   userNotFound,
 } from './gotrue'
 import { hashPassword } from './passwords'
+import { SINGLE_CONFIRMATION, useChangeToken, type ChangeOutcome } from './email-change'
+import { confirmLink, resetLink } from './links'
 import { flowLink, pkceFields, pkceOf } from './pkce'
 import { limitOf } from './settings'
 
@@ -99,25 +101,6 @@ const CODE_TYPES = {
   magiclink: ['magiclink'],
   recovery: ['recovery'],
 } as const satisfies Record<v.InferOutput<typeof VerifyCodeSchema>['type'], OneTimeTokenType[]>
-
-/**
- * One of the site's pages for an e-mailed link, in the e-mail's language (`lang`, which the
- * pages read first) on whatever device and browser language it is followed.
- */
-const pageLink = (c: Context<AppEnv>, path: string, query: Record<string, string>) =>
-  `${c.var.config.siteUrl}${path}?${new URLSearchParams({ ...query, lang: c.var.lang })}`
-
-/** Where a recovery e-mail's link leads: the site's page to choose a new password. */
-export const resetLink = (c: Context<AppEnv>, token: string) =>
-  pageLink(c, '/auth/reset', { token })
-
-/** Where a magic link leads: the site's page that spends it (GoTrue's token_hash link). */
-export const confirmLink = (c: Context<AppEnv>, token: string) =>
-  pageLink(c, '/auth/confirm', { token_hash: token, type: 'magiclink' })
-
-/** Where a sign-up's confirmation link leads: the same page, for the `signup` token. */
-export const signupLink = (c: Context<AppEnv>, token: string) =>
-  pageLink(c, '/auth/confirm', { token_hash: token, type: 'signup' })
 
 /** An unusable password for accounts made by /otp: nobody knows it, /recover can set one. */
 const unusablePasswordHash = () => {
@@ -233,10 +216,12 @@ oneTimeRoutes.post('/verify', async (c) => {
       'Verify requires either a token_hash, or an email and a token, and a supported type',
     )
   let user: UserRow | null
+  let change: ChangeOutcome | null = null
   if ('token_hash' in input) {
-    const userId = await useOneTimeToken(c.env.DB, input.token_hash, LINK_TYPES[input.type])
-    user = userId ? await findUser(c.env.DB, userId) : null
+    const spent = await useOneTimeToken(c.env.DB, input.token_hash, LINK_TYPES[input.type])
+    user = spent ? await findUser(c.env.DB, spent.user_id) : null
     if (!user) return authError(c, 403, 'otp_expired', 'Email link is invalid or has expired')
+    if (input.type === 'email_change') change = await useChangeToken(c, user, spent!.relates_to)
   } else {
     // six digits can be guessed: five wrong codes per e-mail and the address waits 15 minutes
     const keys = [`otp:${input.email}`]
@@ -254,6 +239,20 @@ oneTimeRoutes.post('/verify', async (c) => {
       await countFailure(c.env.DB, keys, limitOf(c.env, 'AUTH_FAILURE_WINDOW'))
       return authError(c, 403, 'otp_expired', 'Token has expired or is invalid')
     }
+  }
+  if (change) {
+    // the first of a secure change's two links: no session, GoTrue's message
+    if ('waiting' in change) return c.json({ msg: SINGLE_CONFIRMATION, code: '200' })
+    if ('refused' in change)
+      return change.refused === 'email_exists'
+        ? authError(
+            c,
+            422,
+            'email_exists',
+            'A user with this email address has already been registered',
+          )
+        : authError(c, 403, 'otp_expired', 'Email link is invalid or has expired')
+    user = change.done
   }
   const method = input.type === 'recovery' ? 'recovery' : 'otp'
   if (!user.email_confirmed_at) {

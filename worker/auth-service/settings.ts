@@ -20,6 +20,8 @@ export const LIMIT_DEFAULTS = {
   AUTH_CODE_FAILURE_LIMIT: 5,
   /** Seconds a spent refresh token still answers with its successor (GoTrue's default 10). */
   AUTH_REFRESH_REUSE_INTERVAL: 10,
+  /** Seconds a session lives from its sign-in, refreshed or not (GoTrue's sessions timebox). */
+  AUTH_SESSION_MAX_AGE: 30 * 24 * 3600,
 } as const
 
 export type LimitSetting = keyof typeof LIMIT_DEFAULTS
@@ -38,3 +40,11 @@ export function limitOf(env: Partial<Bindings>, name: LimitSetting): number {
  * so nobody opens an account in someone else's name. AUTH_AUTOCONFIRM = "true" turns it on.
  */
 export const autoconfirm = (env: Partial<Bindings>) => env.AUTH_AUTOCONFIRM === 'true'
+
+/**
+ * Whether changing an address needs the link sent to the current address as well as the one
+ * sent to the new one (GoTrue's secure email change, on by default). AUTH_SECURE_EMAIL_CHANGE =
+ * "false" asks the new address alone; the current one is still told.
+ */
+export const secureEmailChange = (env: Partial<Bindings>) =>
+  env.AUTH_SECURE_EMAIL_CHANGE !== 'false'

@@ -3,6 +3,7 @@ import type { JWK } from 'jose'
 import { serviceRoleToken } from '../auth-service/admin'
 import { authService } from '../auth-service/app'
 import { findSessionUser } from '../auth-service/db'
+import { limitOf } from '../auth-service/settings'
 import { authSettings } from '../config'
 import type { AppEnv } from '../env'
 import type { AccessClaims, AuthResult, AuthUser, TokenSet } from '../auth-types'
@@ -138,7 +139,12 @@ export function authClient(c: Context<AppEnv>) {
         return call<AuthUser>(c, '/user', { token })
       try {
         const row = claims.session_id
-          ? await findSessionUser(c.env.DB, claims.session_id, claims.sub)
+          ? await findSessionUser(
+              c.env.DB,
+              claims.session_id,
+              claims.sub,
+              limitOf(c.env, 'AUTH_SESSION_MAX_AGE'),
+            )
           : null
         if (!row) return { ok: false, status: 403, code: 'session_not_found', msg: 'no session' }
         const appMetadata = JSON.parse(row.app_metadata || '{}') as Record<string, unknown>

@@ -1,6 +1,5 @@
 import { Hono, type Context } from 'hono'
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
-import { decodeJwt } from 'jose'
 import * as v from 'valibot'
 import type { AppEnv } from '../env'
 import { readForm } from '../api/forms'
@@ -10,6 +9,7 @@ import { authForm, sixDigits } from './forms'
 import { authClient } from './client'
 import type { Factor, TokenSet } from '../auth-types'
 import { toAccount, toAuthPage } from './redirects'
+import { needsSecondStep, PENDING_COOKIE, pendingMfa, toSecondStep } from './second-step'
 import { rememberSession, signedInOnly } from './session'
 
 /**
@@ -19,18 +19,8 @@ import { rememberSession, signedInOnly } from './session'
  */
 export const mfaRoutes = new Hono<AppEnv>()
 
-/** The tokens of a password sign-in waiting for the code; only /auth pages receive it. */
-const PENDING_COOKIE = 'sb-mfa-pending'
 /** The authenticator app being set up on /account: its id and otpauth URI, for ten minutes. */
 const ENROL_COOKIE = 'sb-mfa-enrol'
-
-interface Pending {
-  access_token: string
-  refresh_token: string
-  factor_id: string
-  next: string
-  email: string
-}
 
 const readJson = <T>(raw: string | undefined): T | null => {
   try {
@@ -47,27 +37,11 @@ export function completeSignIn(
   next: string,
   notice: { title: string; description?: string },
 ) {
-  const factor = tokens.user.factors?.find(
-    (f) => f.status === 'verified' && f.factor_type === 'totp',
-  )
-  if (factor && decodeJwt(tokens.access_token).aal !== 'aal2') {
-    const pending: Pending = {
-      access_token: tokens.access_token,
-      refresh_token: tokens.refresh_token,
-      factor_id: factor.id,
-      next,
-      email: tokens.user.email,
-    }
-    setCookie(c, PENDING_COOKIE, JSON.stringify(pending), httpOnlyCookie(c, '/auth', 300))
-    return toAuthPage(c, 'mfa')
-  }
+  if (needsSecondStep(tokens.user, tokens.access_token)) return toSecondStep(c, tokens, next)
   rememberSession(c, tokens)
   flash(c, notice)
   return c.redirect(next, 303)
 }
-
-/** Whether a password sign-in waits for its code (the /auth page then asks for it). */
-export const pendingMfa = (c: Context<AppEnv>) => readJson<Pending>(getCookie(c, PENDING_COOKIE))
 
 /** The authenticator app being set up, if any. */
 export function enrolment(c: Context<AppEnv>) {

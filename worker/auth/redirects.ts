@@ -21,10 +21,18 @@ export function toAuthPage(
   return c.redirect(`/auth${q.size ? `?${q}` : ''}`, 303)
 }
 
-/** Back to the account page, with an error code for it to word, and a section to show. */
-export function toAccount(c: Context<AppEnv>, error?: string, section?: 'mfa') {
-  return c.redirect(
-    `/account${error ? `?error=${encodeURIComponent(error)}` : ''}${section ? `#${section}` : ''}`,
-    303,
-  )
+/**
+ * Back to the account page, with an error code for it to word, and the section (its panel)
+ * the error belongs to: shown there, and scrolled to.
+ */
+export function toAccount(
+  c: Context<AppEnv>,
+  error?: string,
+  section?: 'mfa' | 'email' | 'password',
+) {
+  const q = new URLSearchParams()
+  if (error) q.set('error', error)
+  // an error of the address or password form is shown in its panel; the others above them all
+  if (error && (section === 'email' || section === 'password')) q.set('in', section)
+  return c.redirect(`/account${q.size ? `?${q}` : ''}${section ? `#${section}` : ''}`, 303)
 }

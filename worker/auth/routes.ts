@@ -8,6 +8,7 @@ import { MIN_PASSWORD_LENGTH, weakPassword } from '../../client/schemas/auth'
 import { authForm, formEmail, guard, sixDigits } from './forms'
 import { authClient } from './client'
 import { completeSignIn } from './mfa'
+import { needsSecondStep, toSecondStep } from './second-step'
 import { toAccount, toAuthPage } from './redirects'
 import { SIGNED_IN_ONLY } from '../routes'
 import { TOKEN_FIELD } from '../challenge/turnstile'
@@ -66,12 +67,16 @@ async function startSession(c: Context<AppEnv>, mode: 'sign-in' | 'sign-up') {
 authRoutes.post('/sign-in', ...authForm, (c) => startSession(c, 'sign-in'))
 authRoutes.post('/sign-up', ...authForm, (c) => startSession(c, 'sign-up'))
 
+/** Sign-out: this device, or (`scope=global`, from the account page) every device. */
+const SignOut = v.object({ scope: v.optional(v.picklist(['global'])) })
+
 authRoutes.post('/sign-out', ...guard, async (c) => {
   const t = c.var.t
   const access = getCookie(c, ACCESS_COOKIE)
+  const everywhere = (await readForm(c, SignOut))?.scope === 'global'
   let failure = ''
   if (access) {
-    const res = await authClient(c).signOut(access)
+    const res = await authClient(c).signOut(access, everywhere ? 'global' : 'local')
     // an already-ended session or a token the service refuses is signed out all the same
     if (!res.ok && res.status !== 401 && res.status !== 403) failure = res.msg
   }
@@ -80,7 +85,10 @@ authRoutes.post('/sign-out', ...guard, async (c) => {
     c,
     failure
       ? { title: t('auth.sign_out_error'), description: failure, variant: 'destructive' }
-      : { title: t('auth.signed_out_title'), description: t('auth.signed_out_text') },
+      : {
+          title: t('auth.signed_out_title'),
+          description: t(everywhere ? 'auth.signed_out_everywhere_text' : 'auth.signed_out_text'),
+        },
   )
   const back = new URL(c.req.header('Referer') ?? '/', c.req.url)
   return c.redirect(
@@ -129,10 +137,19 @@ authRoutes.post('/reset', ...authForm, async (c) => {
       error: verified.status >= 500 ? 'unavailable' : 'otp_expired',
     })
   const tokens = verified.data
+  // An account with an authenticator app changes its password only after its code (aal2): the
+  // code step first, then the account page's password form. The password typed here is not
+  // kept anywhere meanwhile: it is asked again.
+  if (needsSecondStep(tokens.user, tokens.access_token))
+    return toSecondStep(c, tokens, '/account?reset=1#password')
+  // The service ends every other session with the new password: a stolen cookie, or a shared
+  // computer, is signed out by the reset.
   const updated = await auth.updateUser(tokens.access_token, { password: input.password })
   if (!updated.ok) return toAuthPage(c, 'forgot', { error: 'unavailable' })
-  // an account with an authenticator app still needs its code to be signed in
-  return completeSignIn(c, tokens, '/', { title: c.var.t('auth.password_updated') })
+  return completeSignIn(c, tokens, '/', {
+    title: c.var.t('auth.password_updated'),
+    description: c.var.t('auth.password_updated_others'),
+  })
 })
 
 /** What the browser's session check asks every 30 s (the session middleware refreshed already). */
@@ -148,11 +165,45 @@ const NewPassword = v.object({
 /** The account page's new password, set with the visitor's own access token. */
 authRoutes.post('/password', ...guard, signedInOnly, async (c) => {
   const input = await readForm(c, NewPassword)
-  if (!input) return toAccount(c, 'weak_password')
+  if (!input) return toAccount(c, 'weak_password', 'password')
   const res = await authClient(c).updateUser(c.var.accessToken!, { password: input.password })
-  if (!res.ok) return toAccount(c, 'unavailable')
-  flash(c, { title: c.var.t('auth.password_updated') })
+  if (!res.ok) return toAccount(c, res.status < 500 ? res.code : 'unavailable', 'password')
+  // every other session ended with it (the service's, as GoTrue's); this one goes on
+  flash(c, {
+    title: c.var.t('auth.password_updated'),
+    description: c.var.t('auth.password_updated_others'),
+  })
   return c.redirect('/account', 303)
+})
+
+const NewEmail = v.object({ email: formEmail })
+
+/**
+ * The account page's new address. The service only asks: it e-mails a link to the new address
+ * (and one to the current address), and the address changes when they are used (/confirm).
+ */
+authRoutes.post('/email', ...authForm, signedInOnly, async (c) => {
+  const input = await readForm(c, NewEmail)
+  if (!input) return toAccount(c, 'invalid_email', 'email')
+  const email = input.email.toLowerCase()
+  const current = c.var.account?.email ?? c.var.user!.email
+  if (email === current.toLowerCase()) return toAccount(c, 'email_same', 'email')
+  const res = await authClient(c).updateUser(c.var.accessToken!, { email })
+  if (!res.ok)
+    return toAccount(
+      c,
+      res.status >= 500
+        ? 'unavailable'
+        : res.code === 'validation_failed'
+          ? 'invalid_email'
+          : res.code,
+      'email',
+    )
+  flash(c, {
+    title: c.var.t('auth.email_change_sent_title'),
+    description: c.var.t('auth.email_change_sent', { email }),
+  })
+  return c.redirect('/account#email', 303)
 })
 
 const MagicLink = v.object({ email: formEmail, ...captchaField })
@@ -188,16 +239,46 @@ authRoutes.post('/magic-code', ...authForm, async (c) => {
 
 const Confirm = v.object({
   token_hash: v.pipe(v.string(), v.minLength(20), v.maxLength(200)),
-  // a sign-in link, or the link that confirms a new account's address
-  type: v.picklist(['magiclink', 'signup']),
+  // a sign-in link, the link that confirms a new account's address, or one of an address
+  // change's two links
+  type: v.picklist(['magiclink', 'signup', 'email_change']),
 })
+
+const CONFIRMED_TITLES = {
+  magiclink: 'auth.signed_in_title',
+  signup: 'auth.confirmed_title',
+  email_change: 'auth.email_changed_title',
+} as const
 
 /** The e-mailed link's button (a POST, so mail scanners that open links do not spend it). */
 authRoutes.post('/confirm', ...authForm, async (c) => {
   const input = await readForm(c, Confirm)
-  const back = () => toAuthPage(c, 'magic', { error: 'otp_expired' })
-  if (!input) return back()
-  return spend(c, input, back, input.type === 'signup' ? 'auth.confirmed_title' : undefined)
+  if (!input) return toAuthPage(c, 'magic', { error: 'otp_expired' })
+  if (input.type !== 'email_change')
+    return spend(
+      c,
+      input,
+      () => toAuthPage(c, 'magic', { error: 'otp_expired' }),
+      CONFIRMED_TITLES[input.type],
+    )
+  const res = await authClient(c).verify(input)
+  const signedIn = Boolean(c.var.user)
+  // the first of the two links of a secure change: the other is still to be followed
+  if (res.ok && !res.data?.access_token) {
+    flash(c, {
+      title: c.var.t('auth.email_change_half_title'),
+      description: c.var.t('auth.email_change_half_text'),
+    })
+    return c.redirect(signedIn ? '/account#email' : '/', 303)
+  }
+  if (!res.ok || !res.data?.access_token) {
+    const error = !res.ok && res.status < 500 ? res.code : 'unavailable'
+    return signedIn ? toAccount(c, error, 'email') : toAuthPage(c, undefined, { error })
+  }
+  return completeSignIn(c, res.data, '/account', {
+    title: c.var.t('auth.email_changed_title'),
+    description: res.data.user.email,
+  })
 })
 
 /** Spends a link or code at the service's /verify; its session is the visitor's. */
@@ -205,7 +286,7 @@ async function spend(
   c: Context<AppEnv>,
   verify: Record<string, string>,
   back: (error: string) => Response,
-  title: 'auth.signed_in_title' | 'auth.confirmed_title' = 'auth.signed_in_title',
+  title: (typeof CONFIRMED_TITLES)['magiclink' | 'signup'] = 'auth.signed_in_title',
 ) {
   const res = await authClient(c).verify(verify)
   if (!res.ok || !res.data?.access_token)

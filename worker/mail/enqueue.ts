@@ -49,6 +49,8 @@ const FORM_MAIL: ReadonlySet<MailKind> = new Set<MailKind>([
   'auth_confirm_signup',
   'auth_magic_link',
   'auth_recovery',
+  // a new address, typed by the account's holder: unproven until its link is used
+  'auth_email_change',
 ])
 
 const DEFAULT_CEILINGS: MailCeilings = { perAddressPerDay: 2, siteWidePerHour: 100 }

@@ -111,22 +111,66 @@ function Panel({
   )
 }
 
+/** The sign-in address, a change of it waiting for its links, and the form to ask for one. */
+function EmailPanel({ pending, error }: { pending?: string; error?: string }) {
+  const { t, user } = usePage()
+  return (
+    <Panel id="email" title={t('auth.email_heading')} className="md:col-span-2">
+      <p className="m-0 mt-2 text-ink-700">
+        {t('auth.email_current', { email: isolate(user!.email) })}
+      </p>
+      {pending && (
+        <p role="status" className="m-0 mt-3 rounded-lg bg-amber-50 p-3 text-sm text-amber-900">
+          {t('auth.email_pending', { email: isolate(pending) })}
+        </p>
+      )}
+      <form method="post" action="/auth/email" className="mt-4 max-w-sm space-y-4">
+        <Alert message={error} />
+        <Field
+          id="account-new-email"
+          label={t('auth.email_new')}
+          hint={t('auth.email_new_hint')}
+          name="email"
+          type="email"
+          required
+          maxLength={254}
+          autoComplete="email"
+        />
+        <button type="submit" className="btn-primary">
+          {t('auth.email_change_button')}
+        </button>
+      </form>
+    </Panel>
+  )
+}
+
 /** The signed-in visitor's account: two-step verification, a new password, signing out. */
 export function AccountPage({
   error,
+  errorIn,
   factors,
+  newEmail,
   enrolling,
   deleteCodeSent,
+  afterReset,
 }: {
   error?: string
+  /** the panel the error belongs to (shown there), else above them all */
+  errorIn?: string
   /** the second step of deleting: a code was e-mailed */
   deleteCodeSent: boolean
   /** null when the auth service could not be asked */
   factors: Factor[] | null
+  /** a new address waiting for its e-mailed links */
+  newEmail?: string
   enrolling: { id: string; uri: string; secret: string } | null
+  /** here from a password reset link and the code step: the new password is still to choose */
+  afterReset: boolean
 }) {
   const { t, user } = usePage()
   const listed = factors?.filter((f) => f.id !== enrolling?.id) ?? []
+  const message = errorMessage(t, error)
+  const errorFor = (panel: 'email' | 'password') => (errorIn === panel ? message : undefined)
   return (
     <PageHero
       title={t('auth.account')}
@@ -134,7 +178,7 @@ export function AccountPage({
       crumbs={[{ label: t('auth.account') }]}
     >
       <div className="mt-8 max-w-3xl">
-        <Alert message={errorMessage(t, error)} />
+        <Alert message={errorIn === 'email' || errorIn === 'password' ? undefined : message} />
       </div>
       <div className="grid max-w-3xl gap-6 md:grid-cols-2">
         <Panel id="mfa" title={t('auth.mfa_heading')} className="md:col-span-2">
@@ -164,8 +208,16 @@ export function AccountPage({
             </>
           )}
         </Panel>
+        <EmailPanel pending={newEmail} error={errorFor('email')} />
         <Panel id="password" title={t('auth.change_password')}>
+          {afterReset && (
+            <p role="status" className="m-0 mt-3 rounded-lg bg-amber-50 p-3 text-sm text-amber-900">
+              {t('auth.reset_after_code')}
+            </p>
+          )}
+          <p className="m-0 mt-2 text-sm text-ink-600">{t('auth.password_others_note')}</p>
           <form method="post" action="/auth/password" className="mt-4 space-y-4">
+            <Alert message={errorFor('password')} />
             <NewPasswordField id="account-password" />
             <button type="submit" className="btn-primary">
               {t('auth.save_password')}
@@ -174,6 +226,13 @@ export function AccountPage({
         </Panel>
         <Panel id="signout" title={t('auth.sign_out')} className="self-start">
           <SignOutForm className="mt-4" button="btn-ghost" />
+          <p className="m-0 mt-5 text-sm text-ink-700">{t('auth.sign_out_everywhere_text')}</p>
+          <form method="post" action="/auth/sign-out" className="mt-3">
+            <input type="hidden" name="scope" value="global" />
+            <button type="submit" className="btn-ghost">
+              {t('auth.sign_out_everywhere')}
+            </button>
+          </form>
         </Panel>
         <Panel id="data" title={t('auth.data_heading')} className="md:col-span-2">
           <p className="m-0 mt-2 text-ink-700">{t('auth.data_text')}</p>

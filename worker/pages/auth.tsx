@@ -251,16 +251,20 @@ export function ConfirmPage({
   type,
 }: {
   tokenHash: string
-  type: 'magiclink' | 'signup'
+  type: 'magiclink' | 'signup' | 'email_change'
 }) {
   const { t } = usePage()
+  const change = type === 'email_change'
   return (
-    <AuthCard title={t('auth.confirm_title')} subtitle={t('auth.confirm_text')}>
+    <AuthCard
+      title={t(change ? 'auth.confirm_change_title' : 'auth.confirm_title')}
+      subtitle={t(change ? 'auth.confirm_change_text' : 'auth.confirm_text')}
+    >
       <form method="post" action="/auth/confirm">
         <input type="hidden" name="token_hash" value={tokenHash} />
         <input type="hidden" name="type" value={type} />
         <button type="submit" className="btn-primary w-full">
-          {t('auth.confirm_button')}
+          {t(change ? 'auth.confirm_change_button' : 'auth.confirm_button')}
         </button>
       </form>
     </AuthCard>

@@ -25,7 +25,8 @@ import {
   website,
   type PageImage,
 } from '../seo'
-import { accountFactors, enrolment, pendingMfa } from '../auth/mfa'
+import { accountFactors, enrolment } from '../auth/mfa'
+import { pendingMfa } from '../auth/second-step'
 import { signedInOnly } from '../auth/session'
 import { PAGE_ROUTES, routeOf, type PagePath, type PageRoute } from '../routes'
 import { edgeCache } from '../render/edge-cache'
@@ -189,9 +190,12 @@ const handlers: Record<PagePath, Handler<AppEnv>> = {
     const page = (
       <AccountPage
         error={c.req.query('error')}
+        errorIn={c.req.query('in')}
         factors={await accountFactors(c)}
+        newEmail={c.var.account?.new_email}
         enrolling={enrolment(c)}
         deleteCodeSent={c.req.query('delete') === 'sent'}
+        afterReset={c.req.query('reset') === '1'}
       />
     )
     return c.render(page, {
@@ -202,9 +206,13 @@ const handlers: Record<PagePath, Handler<AppEnv>> = {
 
   '/auth/confirm': (c) => {
     c.header('Cache-Control', 'no-store')
-    const type = c.req.query('type') === 'signup' ? 'signup' : 'magiclink'
+    const asked = c.req.query('type')
+    const type = asked === 'signup' || asked === 'email_change' ? asked : 'magiclink'
     return c.render(<ConfirmPage tokenHash={c.req.query('token_hash') ?? ''} type={type} />, {
-      title: titled(c, c.var.t('auth.confirm_title')),
+      title: titled(
+        c,
+        c.var.t(type === 'email_change' ? 'auth.confirm_change_title' : 'auth.confirm_title'),
+      ),
       description: c.var.t('auth.meta_description'),
     })
   },

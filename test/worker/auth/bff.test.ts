@@ -332,7 +332,7 @@ describe('account page', () => {
     expect(page).toContain(email)
     expect(page).toContain('action="/auth/password"')
     const weak = await form('/auth/password', { password: 'short' }, { Cookie: cookieHeader(jar) })
-    expect(weak.headers.get('location')).toBe('/account?error=weak_password')
+    expect(weak.headers.get('location')).toBe('/account?error=weak_password&in=password#password')
     const changed = await form(
       '/auth/password',
       { password: 'a new password 3' },

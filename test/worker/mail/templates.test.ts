@@ -71,6 +71,11 @@ const SAMPLES: Record<MailKind, unknown> = {
   auth_magic_link: { link: 'https://example.com/auth/confirm?token_hash=abc', code: '123456' },
   auth_reauthentication: { code: '654321' },
   auth_confirm_signup: { link: 'https://example.com/auth/confirm?token_hash=def&type=signup' },
+  auth_email_change: { link: 'https://example.com/auth/confirm?token_hash=ghi&type=email_change' },
+  auth_email_change_current: {
+    newEmail: 'new@example.org',
+    link: 'https://example.com/auth/confirm?token_hash=jkl&type=email_change',
+  },
 }
 
 const row = (kind: MailKind, language: Lang, data = SAMPLES[kind]): OutboxRow => ({

@@ -56,3 +56,39 @@ export const authConfirmSignup: MailTemplate<{ link: string }> = {
     closing: `${t('mail.confirm_outro')}\n\n${t('mail.signoff')}`,
   }),
 }
+
+/** To the new address of an address change: the link that proves it. */
+export const authEmailChange: MailTemplate<{ link: string }> = {
+  category: 'transactional',
+  secret: true,
+  letter: ({ t }, { link }) => ({
+    subject: t('mail.email_change_subject'),
+    preview: t('mail.email_change_intro'),
+    greeting: t('mail.greeting_plain'),
+    paragraphs: [t('mail.email_change_intro')],
+    action: { label: t('mail.email_change_action'), url: link },
+    closing: `${t('mail.email_change_outro')}\n\n${t('mail.signoff')}`,
+  }),
+}
+
+/**
+ * To the current address of an address change: told of it, with a link to approve it
+ * when the secure setting asks this address too, and the way to a new password if it was not
+ * the owner who asked.
+ */
+export const authEmailChangeCurrent: MailTemplate<{ newEmail: string; link?: string }> = {
+  category: 'transactional',
+  secret: true,
+  letter: ({ t, page }, { newEmail, link }) => ({
+    subject: t('mail.email_change_current_subject'),
+    preview: t('mail.email_change_current_intro', { email: newEmail }),
+    greeting: t('mail.greeting_plain'),
+    paragraphs: [
+      t('mail.email_change_current_intro', { email: newEmail }),
+      t(link ? 'mail.email_change_current_confirm' : 'mail.email_change_current_notice'),
+    ],
+    ...(link ? { action: { label: t('mail.email_change_action'), url: link } } : {}),
+    links: [{ label: t('mail.recovery_action'), url: page('/auth', { mode: 'forgot' }) }],
+    closing: `${t('mail.email_change_current_outro')}\n\n${t('mail.signoff')}`,
+  }),
+}

@@ -1,4 +1,11 @@
-import { authConfirmSignup, authMagicLink, authReauthentication, authRecovery } from './auth'
+import {
+  authConfirmSignup,
+  authEmailChange,
+  authEmailChangeCurrent,
+  authMagicLink,
+  authReauthentication,
+  authRecovery,
+} from './auth'
 import {
   agencyBooking,
   agencyBookingChanged,
@@ -34,6 +41,8 @@ export const TEMPLATES = {
   auth_magic_link: authMagicLink,
   auth_reauthentication: authReauthentication,
   auth_confirm_signup: authConfirmSignup,
+  auth_email_change: authEmailChange,
+  auth_email_change_current: authEmailChangeCurrent,
 } satisfies Record<string, MailTemplate<never>>
 
 export type MailKind = keyof typeof TEMPLATES
