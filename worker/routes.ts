@@ -1,3 +1,4 @@
+import { PatternRouter } from 'hono/router/pattern-router'
 import type { ContentTag } from './content/kinds'
 import { SERVICES } from './data/services'
 import type { MessageKey } from './i18n/translator'
@@ -23,6 +24,13 @@ export interface PageRoute {
    * or see to their data): no splash, no welcome popup and no floating buttons over it.
    */
   quiet?: boolean
+  /**
+   * Opened from an e-mailed link whose address holds a secret (a token, in its query or its
+   * path): the page has no tracker in it, and nothing it sends or links to gets a Referer
+   * (`secretRouteOf`). Every link an e-mail carries a secret in must lead to such a route
+   * (test/worker/secret-links.test.ts reads them all).
+   */
+  secretLink?: boolean
   /**
    * The same HTML for every anonymous visitor of a language: the edge keeps it
    * (render/edge-cache.ts). `query` names the parameters that change the page, `shows` the
@@ -118,9 +126,16 @@ export const PAGE_ROUTES = [
     descriptionKey: 'booking.meta_description',
     indexable: true,
   },
-  { path: '/book/:file{[0-9a-f-]+\\.ics}', indexable: false },
+  // a booking's invitation, by its token
+  { path: '/book/:file{[0-9a-f-]+\\.ics}', indexable: false, secretLink: true },
   // a booking's own page, from the link in its e-mail: reschedule or cancel
-  { path: '/book/manage', titleKey: 'booking.manage_title', indexable: false, quiet: true },
+  {
+    path: '/book/manage',
+    titleKey: 'booking.manage_title',
+    indexable: false,
+    quiet: true,
+    secretLink: true,
+  },
   {
     path: '/auth',
     titleKey: 'auth.title',
@@ -132,12 +147,14 @@ export const PAGE_ROUTES = [
     titleKey: 'auth.confirm_title',
     descriptionKey: 'auth.meta_description',
     indexable: false,
+    secretLink: true,
   },
   {
     path: '/auth/reset',
     titleKey: 'auth.reset_title',
     descriptionKey: 'auth.meta_description',
     indexable: false,
+    secretLink: true,
   },
   {
     path: '/account',
@@ -180,18 +197,26 @@ export const PAGE_ROUTES = [
     quiet: true,
   },
   // the pages of e-mailed links: each holds a token, none is for search engines
-  { path: '/privacy/data', titleKey: 'privacy_request.title', indexable: false, quiet: true },
+  {
+    path: '/privacy/data',
+    titleKey: 'privacy_request.title',
+    indexable: false,
+    quiet: true,
+    secretLink: true,
+  },
   {
     path: '/subscribe/confirm',
     titleKey: 'subscription.confirm_title',
     indexable: false,
     quiet: true,
+    secretLink: true,
   },
   {
     path: '/unsubscribe',
     titleKey: 'subscription.unsubscribe_title',
     indexable: false,
     quiet: true,
+    secretLink: true,
   },
   { path: '/guides/:slug', indexable: false },
 ] as const satisfies readonly PageRoute[]
@@ -210,6 +235,26 @@ export const indexablePaths = () =>
 
 /** Pages for signed-in visitors only (sign-out never returns to one of them). */
 export const SIGNED_IN_ONLY = routes.filter((r) => r.signedIn).map((r) => r.path)
+
+/** The routes whose address holds an e-mailed secret, matched as the app matches its routes. */
+const secretRoutes = new PatternRouter<PageRoute>()
+for (const route of routes) if (route.secretLink) secretRoutes.add('ALL', route.path, route)
+
+/**
+ * The route of a request's path when its address holds an e-mailed secret (`secretLink`),
+ * whatever the method: the page, the form posted from it, a redirect back to it.
+ */
+export const secretRouteOf = (path: string): PageRoute | undefined =>
+  secretRoutes.match('GET', path)[0][0]?.[0]
+
+/**
+ * A path as analytics keep it: one that holds its secret in the path itself (an invitation's
+ * `/book/<token>.ics`) counts as its route, `/book/:file`, never with the token.
+ */
+export function countedPath(path: string) {
+  const route = secretRouteOf(path)
+  return route ? route.path.replace(/\{.*\}/, '') : path
+}
 
 type NavList = 'main' | 'footerMain' | 'footerResources'
 

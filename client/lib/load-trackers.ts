@@ -11,10 +11,32 @@ function addScript(src: string) {
 }
 
 /**
+ * What may hold a secret in an address the site does not flag (routes.ts `secretLink`, whose
+ * pages have no tracker): a PKCE e-mail link's `code`, which comes to any page (the home page
+ * by default); a token sent to a page by mistake; a session in the fragment (an implicit-flow
+ * redirect of a hosted auth service).
+ */
+const SECRET_PARAMS = ['code', 'token', 'token_hash']
+const SECRET_FRAGMENT = /(^|[#&])(access_token|refresh_token)=/
+
+/**
+ * Takes any secret out of the address bar before a tracker is told the address, and before the
+ * next page is: a link followed from here reports this address as its referrer.
+ */
+function forgetSecrets() {
+  const url = new URL(location.href)
+  // (a query without them is left as it is written)
+  for (const name of SECRET_PARAMS) if (url.searchParams.has(name)) url.searchParams.delete(name)
+  if (SECRET_FRAGMENT.test(url.hash)) url.hash = ''
+  if (url.href !== location.href) history.replaceState(history.state, '', url.href)
+}
+
+/**
  * Loads Google Analytics and the Meta Pixel (whichever is configured) after the visitor agreed.
- * Both then count this page view with its title and address (SPEC §7).
+ * Both then count this page view with its title and address (SPEC §7), once no secret is in it.
  */
 export function loadTrackers(ids: TrackerIds) {
+  forgetSecrets()
   const w = window as Tracked & { _fbq?: unknown }
   if (ids.gaMeasurementId && !w.gtag) {
     w.dataLayer = w.dataLayer ?? []

@@ -3,6 +3,7 @@ import { isbot } from 'isbot'
 import type { MetricName, Rating } from '../../client/schemas/vitals'
 import type { Bindings } from '../bindings'
 import type { AppEnv } from '../env'
+import { countedPath } from '../routes'
 
 /**
  * One data point in Workers Analytics Engine. The blob and double positions are the dataset's
@@ -79,7 +80,8 @@ export function dataPointOf(visit: Visit, p: DataPoint): AnalyticsEngineDataPoin
   return {
     indexes: [p.event],
     blobs: [
-      p.path,
+      // (a path that holds a secret counts as its route)
+      countedPath(p.path),
       visit.lang,
       cf?.country ?? '',
       cf?.colo ?? '',

@@ -8,6 +8,7 @@ import { consentOf, type Consent } from '../render/consent'
 import { RENDER_HEADER, SOURCE_HEADER } from '../render/cache-key'
 import { FLASH_COOKIE } from '../render/flash'
 import { hasTrackers } from '../config'
+import { secretRouteOf } from '../routes'
 import { Header, WorkspaceBar } from '../components/header'
 import { Splash } from '../components/overlays'
 import { NoticeHost } from '../components/notice-host'
@@ -198,6 +199,9 @@ function Document({
   const urlIn = (l: string) => pageUrl(config.siteUrl, canonical, l)
   // a card shared from it is in the language of its text
   const shown = contentLang ?? lang
+  // never on the agency's own pages (their titles name the people who wrote in), nor on the
+  // page of an e-mailed secret (routes.ts `secretLink`): nothing of the trackers is in those
+  const trackers = hasTrackers(config) && !workspace && !secretRouteOf(path)
   return (
     <html lang={lang} dir={dirOf(lang)} data-lang-source={langSource}>
       <head>
@@ -263,11 +267,8 @@ function Document({
       </head>
       <body
         className="min-h-screen bg-white font-sans text-ink-900 antialiased"
-        // never on the agency's own pages: their titles name the people who wrote in
-        data-trackers={
-          hasTrackers(config) && !workspace ? JSON.stringify(config.trackers) : undefined
-        }
-        data-consent={hasTrackers(config) && !workspace ? consent : undefined}
+        data-trackers={trackers ? JSON.stringify(config.trackers) : undefined}
+        data-consent={trackers ? consent : undefined}
         data-flash={flash}
         data-session={user ? user.email : ''}
         // what a form's button says while it is sent (client/enhance/busy-forms.ts)
@@ -306,7 +307,7 @@ function Document({
             <main id="main" tabIndex={-1} className="outline-none">
               {children}
             </main>
-            <PageTail quiet={quiet} consent={consent} />
+            <PageTail quiet={quiet} consent={consent} trackers={trackers} />
           </>
         )}
         <NoticeHost />

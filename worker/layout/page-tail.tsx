@@ -4,27 +4,29 @@ import { ConsentBanner } from '../components/consent-banner'
 import { Footer } from '../components/footer'
 import { BookingDialog, FloatingActions } from '../components/overlays'
 import { WelcomePopup } from '../components/welcome-popup'
-import { hasTrackers, isKept, type SiteConfig } from '../config'
+import { isKept, type SiteConfig } from '../config'
 import type { AppEnv } from '../env'
 import type { Consent } from '../render/consent'
-import { PartContext, usePage } from '../render/context'
+import { PartContext } from '../render/context'
 import { pastedHtml, waitUntilOf, type PartStore } from '../render/part-html'
 
 /**
  * What follows `<main>` on every page of the site's layout: the footer, the WhatsApp and
  * consultation buttons, the booking dialog, the welcome popup and the consent banner. It
- * depends on the language, the settings, the popup and buttons (`quiet`), the consent and the
- * year, never on the page or the visitor, and it is some 40% of a page's render (npm run
- * bench, Node: /contact 3.5 → 1.3 ms without it). So each isolate renders it once per such variant and
- * pastes the HTML into later pages; the first page renders it as part of itself.
+ * depends on the language, the settings, the popup and buttons (`quiet`), the consent, whether
+ * the page may have trackers, and the year, never on the page or the visitor, and it is some
+ * 40% of a page's render (npm run bench, Node: /contact 3.5 → 1.3 ms without it). So each
+ * isolate renders it once per such variant and pastes the HTML into later pages; the first page
+ * renders it as part of itself.
  */
 interface TailProps {
   quiet: boolean
   consent: Consent
+  /** Trackers are configured and this page may have them (not an e-mailed secret's page). */
+  trackers: boolean
 }
 
-function Tail({ quiet, consent }: TailProps) {
-  const { config } = usePage()
+function Tail({ quiet, consent, trackers }: TailProps) {
   return (
     <>
       <Footer />
@@ -33,7 +35,7 @@ function Tail({ quiet, consent }: TailProps) {
       {!quiet && <FloatingActions />}
       <BookingDialog />
       {!quiet && <WelcomePopup />}
-      {hasTrackers(config) && <ConsentBanner open={consent === 'unset'} />}
+      {trackers && <ConsentBanner open={consent === 'unset'} />}
     </>
   )
 }
@@ -52,8 +54,9 @@ export function PageTail(props: TailProps) {
         <Tail {...props} />
       </div>
     )
+  const { quiet, consent, trackers } = props
   // the footer's copyright year is the only thing of the clock in it
-  const key = `${c.get('lang')}.${props.quiet}.${props.consent}.${new Date().getUTCFullYear()}`
+  const key = `${c.get('lang')}.${quiet}.${consent}.${trackers}.${new Date().getUTCFullYear()}`
   let variants = tails.get(config)
   if (!variants) tails.set(config, (variants = new Map()))
   const html = pastedHtml(

@@ -2,6 +2,7 @@ import type { Context, MiddlewareHandler } from 'hono'
 import { NONCE, secureHeaders } from 'hono/secure-headers'
 import type { AppEnv } from '../env'
 import { challengeOrigin } from '../challenge/turnstile'
+import { secretRouteOf } from '../routes'
 
 // Hosts of Google Analytics and the Meta Pixel, allowed only when their IDs are configured.
 const GA = {
@@ -16,11 +17,14 @@ const META = {
   img: 'https://www.facebook.com',
 }
 
+/** Never on the page of an e-mailed secret (routes.ts `secretLink`): no tracker loads there. */
 function trackerHosts(kind: 'script' | 'connect' | 'img') {
   return (c: Context<AppEnv>) =>
-    [c.env.GA_MEASUREMENT_ID ? GA[kind] : '', c.env.META_PIXEL_ID ? META[kind] : '']
-      .filter(Boolean)
-      .join(' ')
+    secretRouteOf(c.req.path)
+      ? ''
+      : [c.env.GA_MEASUREMENT_ID ? GA[kind] : '', c.env.META_PIXEL_ID ? META[kind] : '']
+          .filter(Boolean)
+          .join(' ')
 }
 
 function bookingOrigin(c: Context<AppEnv>) {
@@ -46,10 +50,12 @@ function challengeHost(c: Context<AppEnv>) {
 
 /**
  * Security headers for every response. Scripts and styles run only from our origin or with
- * the per-request nonce that the renderer puts on its own tags: no 'unsafe-inline'.
+ * the per-request nonce that the renderer puts on its own tags: no 'unsafe-inline'. The page
+ * of an e-mailed secret (routes.ts `secretLink`) sends no Referer at all: not to another
+ * origin, nor to the site's next page, whose trackers would report it as their referrer.
  */
 export function security(): MiddlewareHandler<AppEnv> {
-  return secureHeaders({
+  const headers = secureHeaders({
     contentSecurityPolicy: {
       defaultSrc: ["'self'"],
       scriptSrc: ["'self'", NONCE, trackerHosts('script'), challengeHost],
@@ -69,4 +75,8 @@ export function security(): MiddlewareHandler<AppEnv> {
     xFrameOptions: 'DENY',
     permissionsPolicy: { camera: [], microphone: [], geolocation: [], payment: [] },
   })
+  return async function security(c, next) {
+    await headers(c, next)
+    if (secretRouteOf(c.req.path)) c.res.headers.set('Referrer-Policy', 'no-referrer')
+  }
 }
