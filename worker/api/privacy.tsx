@@ -112,7 +112,7 @@ privacy.post(
       )
     const { a: action, e: email } = link.claims
     if (action === 'export') return jsonDownload(c, await exportData(c.env, email))
-    await eraseData(c.env, email)
+    await eraseData(c.env, email, c.executionCtx)
     return renderOutcome(c, {
       status: 200,
       title: t('privacy_request.erased_title'),

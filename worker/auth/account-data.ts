@@ -75,7 +75,7 @@ accountDataRoutes.post('/account/delete', ...guard, signedInOnly, async (c) => {
     )
   const deleted = await auth.deleteUser(user.id)
   if (!deleted.ok) return c.redirect(toDelete('unavailable'), 303)
-  await eraseData(c.env, user.email)
+  await eraseData(c.env, user.email, c.executionCtx)
   forgetSession(c)
   const t = c.var.t
   flash(c, {

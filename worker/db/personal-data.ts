@@ -1,6 +1,7 @@
 /**
  * Every row the site keeps about an e-mail address, for a copy (export) or an erasure. The auth
- * service's rows are its own (auth-service/db.ts deleteUser); the analytics hold no addresses.
+ * service's rows are its own (auth-service/db.ts deleteUser); the analytics hold no addresses;
+ * the desk's log keeps its rows with the address's hash instead.
  * A new table with an address in it belongs here: test/worker/privacy/data-rights.test.ts looks
  * for the address in every column of every table after an erasure.
  */
@@ -65,7 +66,40 @@ export async function suppressionOf(db: D1Database, emailHash: string) {
     .first<{ reason: string; created_at: string }>()
 }
 
-/** The DELETEs of an erasure, for one batch with the suppression that outlives them. */
+/**
+ * The events in the agency's calendar of the address's bookings, owed a deletion
+ * (calendar_deletions: the calendar sync deletes each, and tries again until the calendar
+ * answers). A statement for the erasure's batch, before the bookings go. A booking without a
+ * stored UID has the one its invitations carried (booking-<token>@<site host>).
+ */
+export const calendarEventsOwed = (db: D1Database, email: string, siteHost: string) =>
+  db
+    .prepare(
+      `INSERT INTO calendar_deletions (uid)
+       SELECT coalesce(uid, 'booking-' || token || '@' || ?2) FROM bookings
+       WHERE email = ?1 AND calendar_state IS NOT NULL
+       ON CONFLICT (uid) DO NOTHING`,
+    )
+    .bind(email, siteHost)
+
+/**
+ * The desk's log keeps what happened (a visitor's own cancel or move, a staff member's actions)
+ * with `key`, the address's hash, where the address was: a statement for the erasure's batch.
+ */
+export const pseudonymiseAudit = (db: D1Database, email: string, key: string) =>
+  db
+    .prepare(
+      `UPDATE desk_audit SET
+         actor_email = CASE WHEN lower(actor_email) = ?1 THEN ?2 ELSE actor_email END,
+         detail = replace(detail, ?1, ?2)
+       WHERE lower(actor_email) = ?1 OR instr(detail, ?1) > 0`,
+    )
+    .bind(email, key)
+
+/**
+ * The DELETEs of an erasure, for one batch with the suppression that outlives them. A lead's
+ * mark and note go with it (migrations/0032's triggers).
+ */
 export function eraseRows(db: D1Database, email: string) {
   return [
     db.prepare('DELETE FROM subscribers WHERE email = ?1').bind(email),

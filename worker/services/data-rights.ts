@@ -1,7 +1,16 @@
 import type { Context } from 'hono'
 import { openLink } from '../consent/links'
 import { suppression } from '../db/outbox'
-import { eraseRows, personalRows, recentDataRequest, suppressionOf } from '../db/personal-data'
+import { syncSoon } from '../calendar/sync'
+import { siteConfig } from '../config'
+import {
+  calendarEventsOwed,
+  eraseRows,
+  personalRows,
+  pseudonymiseAudit,
+  recentDataRequest,
+  suppressionOf,
+} from '../db/personal-data'
 import type { Bindings } from '../bindings'
 import type { AppEnv } from '../env'
 import { emailHash } from '../hash'
@@ -61,10 +70,25 @@ export async function exportData(
   }
 }
 
-/** Deletes every row about the address; only its hash stays, on the suppression list. */
-export async function eraseData(env: Bindings, email: string) {
+/**
+ * Deletes every row about the address, and the events of its bookings in the agency's calendar
+ * (now, and retried until the calendar answers: calendar/sync.ts). Only its hash stays: on the
+ * suppression list, and where the desk's log named it.
+ */
+export async function eraseData(
+  env: Bindings,
+  email: string,
+  ctx: Pick<ExecutionContext, 'waitUntil'>,
+) {
   const db = env.DB
-  await db.batch([...eraseRows(db, email), suppression(db, await emailHash(email), 'erasure')])
+  const hash = await emailHash(email)
+  const [events] = await db.batch([
+    calendarEventsOwed(db, email, new URL(siteConfig(env).siteUrl).hostname),
+    pseudonymiseAudit(db, email, `sha256:${hash}`),
+    ...eraseRows(db, email),
+    suppression(db, hash, 'erasure'),
+  ])
+  if (events.meta.changes) ctx.waitUntil(syncSoon(env))
 }
 
 /** The JSON file of an export, as a download. */

@@ -1,7 +1,20 @@
 import { env, SELF } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
 import en from '../../../locales/en.json'
+import type { Bindings } from '../../../worker/bindings'
+import { syncCalendar } from '../../../worker/calendar/sync'
+import { sealLink } from '../../../worker/consent/links'
+import { findLead } from '../../../worker/db/desk'
 import { emailHash } from '../../../worker/hash'
+import {
+  bookSlot,
+  calendarEvents,
+  postForm as calendarPost,
+  newCalendar,
+  siteFetch,
+  slotsOf,
+} from '../calendar'
+import { get, person, post } from '../desk/helpers'
 import { outboxRows } from '../inbox'
 import { settled, unique } from '../mail/helpers'
 import { linkIn, SITE, siteWith, textOf, tokenOf } from './helpers'
@@ -187,5 +200,185 @@ describe('a data request', { timeout: 60_000 }, () => {
     expect(textOf(await res.text())).toContain(en.subscription.invalid_title)
     const page = await SELF.fetch(`${SITE}/privacy/data?token=abc`)
     expect(page.status).toBe(400)
+  })
+})
+
+/** The ids of an address's leads, by the desk's kinds, and of its booking. */
+async function leadIds(email: string) {
+  const id = async (table: string) =>
+    (await env.DB.prepare(`SELECT max(id) AS id FROM ${table} WHERE email = ?`)
+      .bind(email)
+      .first<{ id: number | null }>())!.id
+  return {
+    subscriber: await id('subscribers'),
+    guide: await id('guide_requests'),
+    contact: await id('contact_messages'),
+    booking: await id('bookings'),
+  }
+}
+
+const LEAD_KINDS = ['subscriber', 'guide', 'contact'] as const
+
+/** A staff member marks each of the address's leads handled, with a note naming them. */
+async function markLeads(site: Bindings, cookie: string, email: string) {
+  const ids = await leadIds(email)
+  for (const kind of LEAD_KINDS) {
+    const marked = await calendarPost(
+      site,
+      `/desk/leads/${kind}/${ids[kind]}`,
+      { handled: '1', note: `Called ${email} back` },
+      cookie,
+    )
+    expect(marked.status, kind).toBe(303)
+  }
+  return ids
+}
+
+/** The erasure link's button, pressed (the link as the e-mail carries it). */
+async function erase(site: Bindings, email: string) {
+  const token = await sealLink(site, { p: 'data', a: 'erase', e: email })
+  const res = await calendarPost(site, '/privacy/data', { token })
+  expect(res.status).toBe(200)
+  expect(textOf(await res.text())).toContain(en.privacy_request.erased_title)
+}
+
+const marksOn = (kind: string, id: number | null) =>
+  env.DB.prepare('SELECT note FROM lead_marks WHERE kind = ? AND lead_id = ?')
+    .bind(kind, id)
+    .all()
+    .then((r) => r.results)
+
+describe('an erasure leaves no trace', { timeout: 90_000 }, () => {
+  it('no mark or note on the leads, the visitor’s own audit rows under a hash, and the booking’s event gone from the calendar', async () => {
+    const calendar = await newCalendar()
+    const site = calendar.site
+    const me = unique('traces')
+    const other = unique('stays')
+    await leadsOf(me)
+    await leadsOf(other)
+    const staff = await person({ staff: true, secondFactor: true })
+    const mine = await markLeads(site, staff.cookie, me)
+    const theirs = await markLeads(site, staff.cookie, other)
+    // the agency looked the person up and exported what it found
+    const csv = await siteFetch(site, `/desk/leads.csv?q=${encodeURIComponent(me)}`, {
+      headers: { Cookie: staff.cookie },
+    })
+    expect(csv.status).toBe(200)
+
+    // two calls in the agency's calendar: the visitor moves one and cancels the other
+    const free = async () => {
+      const slots = await slotsOf(site)
+      return slots[Math.floor(Math.random() * slots.length)]
+    }
+    const booked = async () => {
+      const res = await bookSlot(site, await free(), 'Ada', me)
+      expect(res.status).toBe(200)
+      const { booking } = (await res.json()) as { booking: { manageUrl: string } }
+      return new URL(booking.manageUrl, SITE).searchParams.get('token')!
+    }
+    const kept = await booked()
+    const moved = await calendarPost(site, '/api/bookings/manage/move', {
+      token: kept,
+      slot: await free(),
+    })
+    expect(moved.status).toBe(303)
+    const cancelled = await calendarPost(site, '/api/bookings/manage/cancel', {
+      token: await booked(),
+    })
+    expect(cancelled.status).toBe(303)
+    const { uid } = (await env.DB.prepare(
+      'SELECT uid FROM bookings WHERE email = ? AND calendar_state IS NOT NULL',
+    )
+      .bind(me)
+      .first<{ uid: string }>())!
+    expect((await calendarEvents(calendar)).map((e) => e.uid)).toEqual([uid])
+    const hash = await emailHash(me)
+    const ownAudit = () =>
+      env.DB.prepare(
+        "SELECT action, actor_email FROM desk_audit WHERE actor_id = 'visitor' AND actor_email IN (?, ?) ORDER BY id",
+      )
+        .bind(me, `sha256:${hash}`)
+        .all<{ action: string; actor_email: string }>()
+        .then((r) => r.results)
+    expect((await ownAudit()).map((r) => r.action)).toEqual(['booking.move', 'booking.cancel'])
+
+    await erase(site, me)
+
+    expect(await tablesHolding(me)).toEqual([])
+    for (const kind of LEAD_KINDS) {
+      expect(await marksOn(kind, mine[kind]), kind).toEqual([])
+      // another person's mark and note stay
+      expect(await marksOn(kind, theirs[kind]), kind).toEqual([{ note: `Called ${other} back` }])
+    }
+    // what the visitor did stays in the log, under the address's hash
+    expect(await ownAudit()).toEqual([
+      { action: 'booking.move', actor_email: `sha256:${hash}` },
+      { action: 'booking.cancel', actor_email: `sha256:${hash}` },
+    ])
+    // the call is gone from the agency's calendar, and nothing is owed to it
+    expect(await calendarEvents(calendar)).toEqual([])
+    expect(
+      await env.DB.prepare('SELECT count(*) AS n FROM calendar_deletions WHERE uid = ?')
+        .bind(uid)
+        .first(),
+    ).toEqual({ n: 0 })
+  })
+
+  it('with the calendar out of reach, the event is deleted once it answers again', async () => {
+    const calendar = await newCalendar()
+    const me = unique('away')
+    const slots = await slotsOf(calendar.site)
+    const res = await bookSlot(
+      calendar.site,
+      slots[Math.floor(Math.random() * slots.length)],
+      'Ada',
+      me,
+    )
+    expect(res.status).toBe(200)
+    expect(await calendarEvents(calendar)).toHaveLength(1)
+    const jobs: unknown[] = []
+    const down: Bindings = {
+      ...calendar.site,
+      // the same calendar behind an address that refuses every connection
+      CALDAV_URL: 'http://127.0.0.1:9/agency/calendar/',
+      CALENDAR_QUEUE: { send: async (job: unknown) => void jobs.push(job) } as unknown as Queue,
+    }
+    await erase(down, me)
+    expect(await tablesHolding(me)).toEqual([])
+    // still in the calendar, owed, and the calendar queue asked to try again
+    expect(await calendarEvents(calendar)).toHaveLength(1)
+    expect(jobs).toEqual([{ sync: true }])
+    // the queue's (or the five-minute cron's) next run, the calendar back
+    expect(await syncCalendar(calendar.site)).toBe(0)
+    expect(await calendarEvents(calendar)).toEqual([])
+  })
+
+  it('a lead that comes after the newest was erased has an id of its own, and none of its mark or note', async () => {
+    const staff = await person({ staff: true, secondFactor: true })
+    const me = unique('newest')
+    await leadsOf(me)
+    const erased = await markLeads(env, staff.cookie, me)
+    await erase(env, me)
+    const next = unique('next')
+    await leadsOf(next)
+    const fresh = await leadIds(next)
+    for (const kind of LEAD_KINDS) {
+      expect(fresh[kind], kind).toBeGreaterThan(erased[kind]!)
+      expect(await findLead(env.DB, kind, fresh[kind]!), kind).toMatchObject({
+        email: next,
+        handled_at: null,
+        note: null,
+      })
+      const page = await get(`/desk/leads/${kind}/${fresh[kind]}`, staff.cookie)
+      expect(page.status).toBe(200)
+      expect(await page.text()).not.toContain(`Called ${me} back`)
+      // the erased lead's page is gone for good
+      expect((await get(`/desk/leads/${kind}/${erased[kind]}`, staff.cookie)).status).toBe(404)
+    }
+    // a desk page left open on the erased booking cancels nothing of the new one
+    expect(fresh.booking).toBeGreaterThan(erased.booking!)
+    const stale = await post(`/desk/bookings/${erased.booking}/cancel`, {}, staff.cookie)
+    expect(stale.headers.get('Location')).toBe('/desk/bookings?done=gone')
+    expect((await leadIds(next)).booking).toBe(fresh.booking)
   })
 })
