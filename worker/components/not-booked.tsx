@@ -101,11 +101,15 @@ function NotBookedPage({ typed, slots }: { typed: TypedBooking; slots: string[] 
   )
 }
 
-/** 403, as the challenge's other refusals: the booking was not made, and nothing was stored. */
+/**
+ * 403, as the challenge's other refusals: the booking was not made, and nothing was stored. An
+ * errand page (`quiet`): no floating buttons over its form.
+ */
 export function notBooked(c: Context<AppEnv>, typed: TypedBooking, slots: string[]) {
   const t = c.var.t
   c.status(403)
   c.header('Cache-Control', 'no-store')
+  c.set('quiet', true)
   return c.render(<NotBookedPage typed={typed} slots={slots} />, {
     title: `${t('booking.not_booked_title')} | ${t('meta.title_suffix')}`,
     description: t('booking.not_booked_text'),
