@@ -45,7 +45,7 @@ for (const [lang, t, viewport, device] of [
       )
       await page
         .locator('header')
-        .getByRole('button', { name: t.auth.sign_out })
+        .getByRole('button', { name: t.auth.sign_out, exact: true })
         .filter({ visible: true })
         .click()
       await page.waitForLoadState('load')
@@ -97,7 +97,7 @@ for (const [lang, t] of [
       await first.locator('header details[data-account] > summary').click()
       await first
         .locator('header')
-        .getByRole('button', { name: t.auth.sign_out })
+        .getByRole('button', { name: t.auth.sign_out, exact: true })
         .filter({ visible: true })
         .click()
       // the other tab hears it and reloads, signed out
@@ -140,7 +140,7 @@ for (const [lang, t, viewport, device] of [
       ).toBe(1)
 
       // sign out, then the password alone leads to the code step
-      await page.locator('main').getByRole('button', { name: t.auth.sign_out }).click()
+      await page.locator('main').getByRole('button', { name: t.auth.sign_out, exact: true }).click()
       await page.waitForURL((url) => url.pathname === '/')
       await page.goto('/auth')
       await page.locator('main').getByLabel(t.auth.email).fill(email)

@@ -54,7 +54,7 @@ describe('sign-in with a remote auth service (AUTH_URL)', () => {
     // signing out on the site ends the session at the service
     await page
       .locator('header')
-      .getByRole('button', { name: en.auth.sign_out })
+      .getByRole('button', { name: en.auth.sign_out, exact: true })
       .filter({ visible: true })
       .click()
     await page.waitForSelector('header a[href="/auth"]')

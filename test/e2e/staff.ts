@@ -29,7 +29,7 @@ export async function signInStaff(page: Page) {
   await page.getByLabel(t.auth.mfa_code).fill(codeFor(secret))
   await page.getByRole('button', { name: t.auth.mfa_confirm }).click()
   await page.waitForURL((url) => url.pathname === '/account' && !url.hash)
-  await page.locator('main').getByRole('button', { name: t.auth.sign_out }).click()
+  await page.locator('main').getByRole('button', { name: t.auth.sign_out, exact: true }).click()
   await page.waitForURL((url) => url.pathname === '/')
   await page.goto('/auth?next=/desk')
   await page.locator('main').getByLabel(t.auth.email).fill(staff)

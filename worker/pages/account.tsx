@@ -111,17 +111,37 @@ function Panel({
   )
 }
 
+/** Where an address goes in a translated sentence (a character no translation holds). */
+const SLOT = '\u2063'
+
+/**
+ * A sentence around an address: the address left to right in any language, kept whole and moved
+ * to the next line when it does not fit (broken only when longer than a line).
+ */
+function AroundAddress({ sentence, email }: { sentence: string; email: string }) {
+  const [before, after = ''] = sentence.split(SLOT)
+  return (
+    <>
+      {before}
+      <bdi dir="ltr" className="inline-block max-w-full break-all">
+        {email}
+      </bdi>
+      {after}
+    </>
+  )
+}
+
 /** The sign-in address, a change of it waiting for its links, and the form to ask for one. */
 function EmailPanel({ pending, error }: { pending?: string; error?: string }) {
   const { t, user } = usePage()
   return (
     <Panel id="email" title={t('auth.email_heading')} className="md:col-span-2">
       <p className="m-0 mt-2 text-ink-700">
-        {t('auth.email_current', { email: isolate(user!.email) })}
+        <AroundAddress sentence={t('auth.email_current', { email: SLOT })} email={user!.email} />
       </p>
       {pending && (
         <p role="status" className="m-0 mt-3 rounded-lg bg-amber-50 p-3 text-sm text-amber-900">
-          {t('auth.email_pending', { email: isolate(pending) })}
+          <AroundAddress sentence={t('auth.email_pending', { email: SLOT })} email={pending} />
         </p>
       )}
       <form method="post" action="/auth/email" className="mt-4 max-w-sm space-y-4">
