@@ -82,13 +82,19 @@ for (const [lang, t] of [
   ['ar', ar],
 ] as const)
   describe(`two tabs (${lang})`, () => {
+    /** A tab signed up with a new account, on the home page it lands on. */
+    async function signedUpTab(prefix: string) {
+      const email = `${prefix}-${lang}-${crypto.randomUUID().slice(0, 6)}@example.org`
+      const page = await open(`/auth?mode=sign-up&lang=${lang}`)
+      await page.locator('main').getByLabel(t.auth.email).fill(email)
+      await page.locator('main').getByLabel(t.auth.password).fill('correct horse 1')
+      await page.locator('main form').getByRole('button', { name: t.auth.sign_up }).click()
+      await page.waitForURL((url) => url.pathname === '/')
+      return page
+    }
+
     it('signing out in one tab signs the other out too', async () => {
-      const email = `e2e-tabs-${lang}-${crypto.randomUUID().slice(0, 6)}@example.org`
-      const first = await open(`/auth?mode=sign-up&lang=${lang}`)
-      await first.locator('main').getByLabel(t.auth.email).fill(email)
-      await first.locator('main').getByLabel(t.auth.password).fill('correct horse 1')
-      await first.locator('main form').getByRole('button', { name: t.auth.sign_up }).click()
-      await first.waitForURL((url) => url.pathname === '/')
+      const first = await signedUpTab('e2e-tabs')
       const second = await first.context().newPage()
       await second.goto('/about')
       await hydrated(second)
@@ -101,8 +107,49 @@ for (const [lang, t] of [
         .filter({ visible: true })
         .click()
       // the other tab hears it and reloads, signed out
-      await second.waitForSelector('header a[href="/auth"]', { timeout: 10_000 })
+      await second.waitForSelector('header a[href="/auth"]', { timeout: 30_000 })
       expect(await second.locator('header details[data-account]').count()).toBe(0)
+      await first.context().close()
+    })
+
+    it('a tab still loading its scripts when the other signs out catches up once they come', async () => {
+      const first = await signedUpTab('e2e-tabs2')
+      await hydrated(first)
+      // the second tab's page arrives signed in, its scripts held back (a slow phone)
+      const second = await first.context().newPage()
+      let release = () => {}
+      const held = new Promise<void>((resolve) => (release = resolve))
+      await second.route(/\/assets\/.*\.js$/, async (route) => {
+        await held
+        await route.continue()
+      })
+      const checks: string[] = []
+      second.on('request', (r) => {
+        if (r.url().endsWith('/auth/session')) checks.push(r.url())
+      })
+      await second.goto('/about', { waitUntil: 'domcontentloaded' })
+      expect(await second.locator('header details[data-account]').count()).toBe(1)
+      // the first tab signs out, and its next page has told whoever listened
+      await first.locator('header details[data-account] > summary').click()
+      await first
+        .locator('header')
+        .getByRole('button', { name: t.auth.sign_out, exact: true })
+        .filter({ visible: true })
+        .click()
+      await first.waitForSelector('header a[href="/auth"]')
+      await hydrated(first)
+      let firstReloads = 0
+      first.on('framenavigated', (frame) => {
+        if (frame === first.mainFrame()) firstReloads++
+      })
+      // the scripts come: the page sees it is older than the sign-out and reloads, signed out,
+      // without waiting for its 30 s check, and without telling the first tab its stale state
+      // (which reloaded that tab, and so on: seconds of reloads on a busy phone)
+      release()
+      await second.waitForSelector('header a[href="/auth"]', { timeout: 60_000 })
+      expect(await second.locator('header details[data-account]').count()).toBe(0)
+      expect(checks).toEqual([])
+      expect(firstReloads).toBe(0)
       await first.context().close()
     })
   })

@@ -1,4 +1,4 @@
-import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test'
+import { createExecutionContext, env, SELF, waitOnExecutionContext } from 'cloudflare:test'
 import type { Context } from 'hono'
 import { PatternRouter } from 'hono/router/pattern-router'
 import { beforeAll, describe, expect, it } from 'vitest'
@@ -300,5 +300,28 @@ describe('the pages of e-mailed secrets', () => {
     const point = dataPointOf(visit, { event: 'pageview', path: `/book/${BOOKING_TOKEN}.ics` })
     expect(JSON.stringify(point)).not.toContain(BOOKING_TOKEN)
     expect(point.blobs![0]).toBe('/book/:file')
+  })
+})
+
+describe('the forms on those pages', () => {
+  /** A form posted from a page that sends no referrer: Chromium's Origin "null". */
+  const post = (headers: Record<string, string>) =>
+    SELF.fetch(`${SITE}/auth/reset`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...headers },
+      body: new URLSearchParams({ token: 'x'.repeat(40), password: 'a new password 1' }).toString(),
+    })
+
+  it('take a post from the page itself, sent with Origin "null"', async () => {
+    const res = await post({ Origin: 'null', 'Sec-Fetch-Site': 'same-origin' })
+    // the form's own answer (a spent or unknown link), not the cross-site refusal
+    expect(res.status).toBe(303)
+    expect(res.headers.get('location')).toBe('/auth?mode=forgot&error=otp_expired')
+  })
+
+  it('refuse "null" from another site, or from a browser that does not say where it is', async () => {
+    expect((await post({ Origin: 'null', 'Sec-Fetch-Site': 'cross-site' })).status).toBe(403)
+    expect((await post({ Origin: 'null' })).status).toBe(403)
   })
 })

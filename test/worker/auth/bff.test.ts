@@ -1,32 +1,13 @@
 import { createExecutionContext, env, SELF, waitOnExecutionContext } from 'cloudflare:test'
 import { exportJWK, generateKeyPair, SignJWT } from 'jose'
 import { describe, expect, it } from 'vitest'
-import { DUMMY_TOKEN, TOKEN_FIELD, withCaptcha } from '../challenge'
-import { codeFor, SITE, unique as uniqueEmail } from './helpers'
+import { withCaptcha } from '../challenge'
+import { codeFor, form, SITE, unique as uniqueEmail } from './helpers'
 import { lastMail, outboxRows } from '../inbox'
 import en from '../../../locales/en.json'
 import app from '../../../worker/index'
 
 const unique = () => uniqueEmail('bff')
-
-/** The forms that e-mail the address typed: their page's widget adds its token. */
-const CHALLENGED = new Set(['/auth/sign-up', '/auth/magic-link', '/auth/recover'])
-
-/** A form posted from the site's page, as a browser with JavaScript posts it. */
-function form(path: string, fields: Record<string, string>, headers: Record<string, string> = {}) {
-  if (CHALLENGED.has(path)) fields = { [TOKEN_FIELD]: DUMMY_TOKEN, ...fields }
-  return SELF.fetch(SITE + path, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: {
-      'Content-Type': 'application/x-www-form-urlencoded',
-      Origin: SITE,
-      'CF-Connecting-IP': `198.51.100.${Math.floor(Math.random() * 250)}`,
-      ...headers,
-    },
-    body: new URLSearchParams(fields).toString(),
-  })
-}
 
 /** name=value pairs of the response's Set-Cookie headers. */
 const cookiesOf = (res: Response) =>

@@ -1,5 +1,6 @@
 import { createClient } from '@supabase/supabase-js'
 import { SELF } from 'cloudflare:test'
+import { DUMMY_TOKEN, TOKEN_FIELD } from '../challenge'
 
 /** What the auth tests share: the site's origin, fresh addresses, clients of the service. */
 export const SITE = 'https://example.com'
@@ -48,3 +49,26 @@ export const api = (path: string, init: RequestInit = {}) =>
   })
 
 export { codeFor } from '../../totp'
+
+/** The forms that e-mail the address typed: their page's widget adds its token. */
+const CHALLENGED = new Set(['/auth/sign-up', '/auth/magic-link', '/auth/recover'])
+
+/** A form posted from the site's page, as a browser with JavaScript posts it. */
+export function form(
+  path: string,
+  fields: Record<string, string>,
+  headers: Record<string, string> = {},
+) {
+  if (CHALLENGED.has(path)) fields = { [TOKEN_FIELD]: DUMMY_TOKEN, ...fields }
+  return SELF.fetch(SITE + path, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: {
+      'Content-Type': 'application/x-www-form-urlencoded',
+      Origin: SITE,
+      'CF-Connecting-IP': `198.51.100.${Math.floor(Math.random() * 250)}`,
+      ...headers,
+    },
+    body: new URLSearchParams(fields).toString(),
+  })
+}

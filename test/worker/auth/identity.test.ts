@@ -1,9 +1,9 @@
 import { createExecutionContext, env, SELF, waitOnExecutionContext } from 'cloudflare:test'
 import { decodeJwt } from 'jose'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { DUMMY_TOKEN, TOKEN_FIELD } from '../challenge'
+import { DUMMY_TOKEN } from '../challenge'
 import { mailsTo, type Mail } from '../inbox'
-import { api, client, codeFor, SITE, unique as uniqueEmail } from './helpers'
+import { api, client, codeFor, form, SITE, unique as uniqueEmail } from './helpers'
 import en from '../../../locales/en.json'
 import app from '../../../worker/index'
 
@@ -60,20 +60,9 @@ async function withFactor() {
   return { ...a, factorId, secret: totp.secret }
 }
 
-/** A form posted from the site's pages, as a browser with JavaScript posts it. */
-function form(path: string, fields: Record<string, string>, cookie = '') {
-  return SELF.fetch(SITE + path, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: {
-      'Content-Type': 'application/x-www-form-urlencoded',
-      Origin: SITE,
-      'CF-Connecting-IP': `203.0.113.${Math.floor(Math.random() * 250)}`,
-      ...(cookie ? { Cookie: cookie } : {}),
-    },
-    body: new URLSearchParams(fields).toString(),
-  })
-}
+/** A form posted from the site's pages, with the browser's cookies. */
+const post = (path: string, fields: Record<string, string>, cookie = '') =>
+  form(path, fields, cookie ? { Cookie: cookie } : {})
 
 /** The site's session cookies from a sign-in's answer, as a Cookie header. */
 const cookieOf = (res: Response) =>
@@ -85,7 +74,7 @@ const cookieOf = (res: Response) =>
 
 /** Signed in through the site's form: the browser's cookies. */
 async function siteSession(email: string, password = PASSWORD) {
-  const res = await form('/auth/sign-in', { email, password })
+  const res = await post('/auth/sign-in', { email, password })
   return { res, cookie: cookieOf(res) }
 }
 
@@ -124,11 +113,11 @@ describe('changing an address as GoTrue does (finding 1)', () => {
       .run()
     const { email } = await account()
     const { cookie } = await siteSession(email)
-    const asked = await form('/auth/email', { email: victim }, cookie)
+    const asked = await post('/auth/email', { email: victim }, cookie)
     expect(asked.headers.get('location')).toBe('/account#email')
     const page = await (await SELF.fetch(`${SITE}/account`, { headers: { Cookie: cookie } })).text()
     expect(page).toContain(victim)
-    const exported = await form('/auth/account/data', {}, cookie)
+    const exported = await post('/auth/account/data', {}, cookie)
     expect(exported.status).toBe(200)
     const text = await exported.text()
     expect(text).toContain(email)
@@ -181,9 +170,9 @@ describe('changing an address as GoTrue does (finding 1)', () => {
     const { email } = await account()
     const next = unique()
     const { cookie } = await siteSession(email)
-    const same = await form('/auth/email', { email }, cookie)
+    const same = await post('/auth/email', { email }, cookie)
     expect(same.headers.get('location')).toBe('/account?error=email_same&in=email#email')
-    await form('/auth/email', { email: next }, cookie)
+    await post('/auth/email', { email: next }, cookie)
     const changeOf = async (to: string) => changeLinkOf((await mailsOf(to, 1)).at(-1)!)
     const tokenNew = await changeOf(next)
     const tokenCurrent = await changeOf(email)
@@ -193,9 +182,9 @@ describe('changing an address as GoTrue does (finding 1)', () => {
       await SELF.fetch(`${SITE}/auth/confirm?token_hash=${tokenNew}&type=email_change`)
     ).text()
     expect(page).toContain(en.auth.confirm_change_button)
-    const half = await form('/auth/confirm', { token_hash: tokenNew, type: 'email_change' }, cookie)
+    const half = await post('/auth/confirm', { token_hash: tokenNew, type: 'email_change' }, cookie)
     expect(half.headers.get('location')).toBe('/account#email')
-    const done = await form('/auth/confirm', { token_hash: tokenCurrent, type: 'email_change' })
+    const done = await post('/auth/confirm', { token_hash: tokenCurrent, type: 'email_change' })
     expect(done.headers.get('location')).toBe('/account')
     const account2 = await (
       await SELF.fetch(`${SITE}/account`, { headers: { Cookie: cookieOf(done) } })
@@ -289,7 +278,7 @@ describe('aal2 wherever it matters (finding 2)', () => {
 
   it('the aal1 session and the copied pending cookie open neither /account, the export nor /auth/password', async () => {
     const { email, secret } = await withFactor()
-    const first = await form('/auth/sign-in', { email, password: PASSWORD })
+    const first = await post('/auth/sign-in', { email, password: PASSWORD })
     expect(first.headers.get('location')).toBe('/auth?mode=mfa')
     const pending = JSON.parse(
       decodeURIComponent(
@@ -309,17 +298,17 @@ describe('aal2 wherever it matters (finding 2)', () => {
     })
     expect(page.status).toBe(303)
     expect(page.headers.get('location')).toBe('/auth?mode=mfa')
-    const exported = await form('/auth/account/data', {}, copied)
+    const exported = await post('/auth/account/data', {}, copied)
     expect(exported.headers.get('location')).toBe('/auth?mode=mfa')
     expect(exported.headers.get('content-disposition')).toBeNull()
-    const password = await form('/auth/password', { password: 'taken over 9' }, copied)
+    const password = await post('/auth/password', { password: 'taken over 9' }, copied)
     expect(password.headers.get('location')).toBe('/auth?mode=mfa')
     expect(
       (await client().auth.signInWithPassword({ email, password: 'taken over 9' })).error?.code,
     ).toBe('invalid_credentials')
 
     // the code step, as at the sign-in form, then the page it was sent from
-    const step = await form('/auth/mfa', { code: codeFor(secret, 1) }, cookieOf(page))
+    const step = await post('/auth/mfa', { code: codeFor(secret, 1) }, cookieOf(page))
     expect(step.headers.get('location')).toBe('/account')
     const opened = await SELF.fetch(`${SITE}/account`, {
       headers: { Cookie: cookieOf(step) },
@@ -335,13 +324,13 @@ describe('sessions (finding 3)', () => {
     const laptop = client()
     const old = await laptop.auth.signInWithPassword({ email, password: PASSWORD })
     const { cookie } = await siteSession(email)
-    const sent = await form('/auth/recover', { email, [TOKEN_FIELD]: DUMMY_TOKEN })
+    const sent = await post('/auth/recover', { email })
     expect(sent.headers.get('location')).toBe('/auth?mode=forgot&sent=1')
     const mail = (await mailsOf(email, 1)).find((m) => m.subject === en.auth.recovery_subject)!
     const token = new URL(
       mail.body_text.match(/https?:\/\/\S+\/auth\/reset\S+/)![0],
     ).searchParams.get('token')!
-    const reset = await form('/auth/reset', { token, password: 'brand new pass 4' })
+    const reset = await post('/auth/reset', { token, password: 'brand new pass 4' })
     expect(reset.headers.get('location')).toBe('/')
 
     const refreshed = await api('/token?grant_type=refresh_token', {
@@ -383,7 +372,7 @@ describe('sessions (finding 3)', () => {
     const { cookie } = await siteSession(email)
     const page = await (await SELF.fetch(`${SITE}/account`, { headers: { Cookie: cookie } })).text()
     expect(page).toContain(en.auth.sign_out_everywhere)
-    const out = await form('/auth/sign-out', { scope: 'global' }, cookie)
+    const out = await post('/auth/sign-out', { scope: 'global' }, cookie)
     expect(out.headers.get('location')).toBe('/')
     const refreshed = await api('/token?grant_type=refresh_token', {
       method: 'POST',
