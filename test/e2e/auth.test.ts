@@ -235,7 +235,10 @@ for (const [lang, t] of [
       await page.getByLabel(t.auth.new_password).fill('second password 2')
       await page.getByRole('button', { name: t.auth.save_password }).click()
       await page.waitForURL((url) => url.pathname === '/')
-      expect(await notice(page)).toEqual({ title: t.auth.password_updated, text: null })
+      expect(await notice(page)).toEqual({
+        title: t.auth.password_updated,
+        text: t.auth.password_updated_others,
+      })
       expect(await page.locator('header details[data-account]').count()).toBe(1)
       await page.context().close()
     })
