@@ -33,7 +33,8 @@ export const EmailSignupSchema = v.strictObject(
   {
     name: required(100),
     email,
-    source: v.literal('website', 'invalid'),
+    // the popup's island sends it; its form, posted by the browser itself, has no such field
+    source: v.optional(v.literal('website', 'invalid'), 'website'),
     website: honeypot,
     ...challengeFields,
   },

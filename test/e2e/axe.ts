@@ -75,6 +75,14 @@ async function audit(page: Page, path: string, { popup = false } = {}) {
     await page.locator('#welcome-popup').waitFor({ state: 'visible', timeout: 15_000 })
     await page.waitForSelector('#welcome-popup [data-hydrated=done]', { state: 'attached' })
   }
+  return seriousViolations(page)
+}
+
+/**
+ * The serious and critical violations axe finds on the page as it is now (a page reached by a
+ * form's post, say). Its context must bypass CSP (`bypassCSP`), as `visitor`'s does.
+ */
+export async function seriousViolations(page: Page) {
   await page.addScriptTag({ content: axeSource })
   const violations: Violation[] = await page.evaluate(async () => {
     // @ts-expect-error injected above

@@ -11,6 +11,7 @@ import { formGuard } from '../middleware/form-guard'
 import { requestGuide, sendContactMessage, subscribe } from '../services/leads'
 import { guideUrl } from '../data/guides'
 import { formResult } from '../components/form-result'
+import { formAgain } from '../components/form-again'
 import { isBot, parse, store } from './forms'
 import { checkForm } from './challenge'
 
@@ -23,21 +24,68 @@ export const leads = new Hono<AppEnv>()
 // Each lead route carries its own guard: a `use()` here would also run on every other /api route.
 const guard = formGuard()
 
+/** The address typed, as the form again (components/form-again.tsx) shows it. */
+const emailField = (label: string, value: string) => ({
+  name: 'email',
+  type: 'email' as const,
+  label,
+  value,
+  autoComplete: 'email',
+  maxLength: 254,
+})
+const nameField = (label: string, value: string) => ({
+  name: 'name',
+  label,
+  value,
+  autoComplete: 'name',
+  maxLength: 100,
+})
+
 leads.post('/email-signup', ...guard, async (c) => {
-  const parsed = await parse(c, EmailSignupSchema, { formAllowed: false })
+  // the popup's island posts JSON; pressed before that island's script came, the browser
+  // posts the popup's form itself
+  const parsed = await parse(c, EmailSignupSchema, { formAllowed: true })
   if (!parsed.ok) return parsed.res
-  const { name, email, source } = parsed.data
+  const { mode, data } = parsed
+  const { name, email } = data
+  const t = c.var.t
+  let result = { alreadySubscribed: false, mailed: true }
   // Bots get the answer a person would, and nothing is stored.
-  if (isBot(parsed.data)) return c.json({ alreadySubscribed: false, mailed: true })
-  // only an island posts here, and it always sends a token
-  const check = await checkForm(c, 'json', parsed.data, 'welcome-popup')
-  if (!check.ok) return check.res
-  // The popup promises the starter guide by e-mail: a new subscriber gets it (services/leads.ts).
-  const saved = await store(c, 'json', () =>
-    subscribe(c, { email, name, source, form: 'welcome_popup', language: c.var.lang }, true),
+  if (!isBot(data)) {
+    const check = await checkForm(c, mode, data, 'welcome-popup')
+    if (!check.ok) return check.res
+    // The popup promises the starter guide by e-mail: a new subscriber gets it
+    // (services/leads.ts). Without a token: added, marked, e-mailed nothing, and the form
+    // again, which sends itself once the page's scripts run (docs/bots.md).
+    const saved = await store(c, mode, () =>
+      subscribe(
+        c,
+        { email, name, source: 'website', form: 'welcome_popup', language: c.var.lang },
+        check.checked,
+      ),
+    )
+    if (!saved.ok) return saved.res
+    if (!check.checked)
+      return formAgain(c, {
+        title: t('notices.newsletter_unchecked_title'),
+        text: t('notices.newsletter_unchecked_text'),
+        action: '/api/email-signup',
+        challenge: 'welcome-popup',
+        fields: [nameField(t('popup.name'), name), emailField(t('popup.email'), email)],
+        submit: t('popup.submit'),
+      })
+    result = saved.value
+  }
+  if (mode === 'json') return c.json(result)
+  // as the popup's notices word it (client/lib/use-lead-form.ts announceSubscription)
+  if (result.alreadySubscribed)
+    return formResult(c, 200, t('notices.already_title'), t('notices.already_text'))
+  return formResult(
+    c,
+    200,
+    t('notices.success_title'),
+    t(result.mailed ? 'notices.success_text' : 'notices.mail_not_sent'),
   )
-  if (!saved.ok) return saved.res
-  return c.json(saved.value)
 })
 
 leads.post('/newsletter', ...guard, async (c) => {
@@ -68,15 +116,18 @@ leads.post('/newsletter', ...guard, async (c) => {
   }
   if (mode === 'json') return c.json(result)
   const t = c.var.t
-  // without JavaScript: a new address is kept, one the list holds is left as it is, nothing is
-  // e-mailed; the answer is the same whatever the address, so it tells nobody who is listed
+  // without a token (no JavaScript, or pressed before the page's scripts came): a new address
+  // is kept, one the list holds is left as it is, nothing is e-mailed; the answer is the form
+  // again, which sends itself once the page's scripts run, the same whatever the address
   if (!checked)
-    return formResult(
-      c,
-      200,
-      t('notices.newsletter_unchecked_title'),
-      t('notices.newsletter_unchecked_text'),
-    )
+    return formAgain(c, {
+      title: t('notices.newsletter_unchecked_title'),
+      text: t('notices.newsletter_unchecked_text'),
+      action: '/api/newsletter',
+      challenge: 'newsletter',
+      fields: [emailField(t('footer.newsletter_email'), data.email)],
+      submit: t('footer.newsletter_submit'),
+    })
   if (!result.alreadySubscribed && !result.mailed)
     return formResult(c, 200, t('notices.newsletter_title'), t('notices.mail_not_sent'))
   return result.alreadySubscribed
@@ -114,15 +165,27 @@ leads.post('/guide-requests', ...guard, async (c) => {
   const t = c.var.t
   const title = t(`guides.${data.guide}.title`)
   if (mode === 'json') return c.json({ ...result, downloadUrl })
-  // not e-mailed (no JavaScript, or over the day's ceiling): the page says so, and offers the file
-  const text = !checked
-    ? 'notices.download_unchecked_text'
-    : result.mailed
-      ? 'notices.download_text'
-      : 'notices.download_not_mailed_text'
+  const download = { href: downloadUrl, label: t('home.guide_download_again') }
+  // without a token: the file at once, and the form again, which sends itself (and so the copy
+  // by e-mail) once the page's scripts run; without JavaScript it says JavaScript is needed
+  if (!checked)
+    return formAgain(c, {
+      title: t('notices.download_title'),
+      text: t('notices.download_unchecked_text', { title }),
+      action: '/api/guide-requests',
+      challenge: 'guide',
+      fields: [
+        nameField(t('home.guide_name'), data.name),
+        emailField(t('home.guide_email'), data.email),
+      ],
+      hidden: { guide: data.guide },
+      submit: t('home.guide_email_copy'),
+      download,
+    })
+  // not e-mailed (over the day's ceiling): the page says so, and offers the file
+  const text = result.mailed ? 'notices.download_text' : 'notices.download_not_mailed_text'
   return formResult(c, 200, t('notices.download_title'), t(text, { title }), {
-    href: downloadUrl,
-    label: t('home.guide_download_again'),
+    ...download,
     download: true,
   })
 })

@@ -55,8 +55,10 @@ const DataRequest = v.object({
 
 /**
  * The request form: a link goes to the address, whatever we hold about it, once the post has
- * passed the challenge. Without JavaScript (no token) nothing can be sent: the form comes back
- * saying why, as does any refusal, with the address and the choice as typed.
+ * passed the challenge. Without a token (pressed before the page's scripts came, or without
+ * JavaScript) nothing is sent yet: the form comes back with the address and the choice as
+ * typed (`error=missing`), and sends itself once the page's scripts run (pages/privacy.tsx);
+ * any other refusal comes back the same way, saying why.
  */
 privacy.post('/privacy/request', ...formGuard(LINK_FORM_BYTES), async (c) => {
   const fields = await formFields(c)

@@ -12,6 +12,7 @@ import { needsSecondStep, toSecondStep } from './second-step'
 import { toAccount, toAuthPage } from './redirects'
 import { SIGNED_IN_ONLY } from '../routes'
 import { TOKEN_FIELD } from '../challenge/turnstile'
+import { renderAuthPage } from '../pages/auth'
 import { ACCESS_COOKIE, forgetSession, signedInOnly } from './session'
 
 /**
@@ -53,11 +54,19 @@ async function startSession(c: Context<AppEnv>, mode: 'sign-in' | 'sign-up') {
   // a provider that confirms addresses answers a sign-up with the user alone, and e-mails a link
   if (res.ok && !res.data?.access_token && res.data && 'id' in res.data)
     return toAuthPage(c, 'sign-up', { sent: true, email: input.email })
-  if (!res.ok || !res.data?.access_token)
-    return toAuthPage(c, mode, {
-      error: res.ok ? 'unavailable' : challengeError(res.code, token),
+  const error = res.ok ? 'unavailable' : challengeError(res.code, token)
+  // sent without a token (pressed before the page's scripts came, or without JavaScript): the
+  // form again as typed, the password too (to this browser, in this answer only, never in an
+  // address), which sends itself once the page's scripts run (pages/auth.tsx)
+  if (mode === 'sign-up' && error === 'challenge_needs_script')
+    return renderAuthPage(c, {
+      mode,
+      error,
       email: input.email,
+      password: input.password,
+      next: input.next,
     })
+  if (!res.ok || !res.data?.access_token) return toAuthPage(c, mode, { error, email: input.email })
   return completeSignIn(c, res.data, safeNext(input.next), {
     title: c.var.t(mode === 'sign-in' ? 'auth.signed_in_title' : 'auth.signed_up_title'),
     description: input.email,

@@ -1,7 +1,7 @@
 import type { Context } from 'hono'
 import { Field, Honeypot, TextAreaField } from '../../client/components/field'
 import { zoneName } from '../../client/islands/booking-form'
-import { ChallengeSlot, challengeAttrs } from './challenge'
+import { ChallengeSlot, challengeAttrs, ResumeNote, ResumeScript } from './challenge'
 import { PageHero } from './page-parts'
 import { slotChoices } from './slot-options'
 import type { AppEnv } from '../env'
@@ -18,22 +18,26 @@ export interface TypedBooking {
 }
 
 /**
- * The answer to a booking posted without the challenge's token (a page without JavaScript):
- * nothing was booked, and why, with the booking form again as the visitor filled it in. The
- * form posts where the booking page's did and carries the challenge (client/enhance/challenge.ts),
- * so with JavaScript running it books the same time with the same details.
+ * The answer to a booking posted without the challenge's token (pressed before the page's
+ * scripts came, or without JavaScript): nothing was booked yet, with the booking form again as
+ * the visitor filled it in. The form posts where the booking page's did and carries the
+ * challenge (client/enhance/challenge.ts); once the page's scripts run it sends itself
+ * (ResumeScript) and books the same time with the same details, nothing typed again. Without
+ * JavaScript the page says why nothing was booked, and that JavaScript is needed.
  */
 function NotBookedPage({ typed, slots }: { typed: TypedBooking; slots: string[] }) {
   const { t, lang, challenge } = usePage()
   return (
     <>
-      <PageHero title={t('booking.not_booked_title')} subtitle={t('booking.not_booked_text')} />
+      <PageHero title={t('booking.not_booked_title')}>
+        <ResumeNote text={t('booking.not_booked_text')} />
+      </PageHero>
       <section className="container max-w-3xl space-y-6 pb-16">
         <form
           method="post"
           action="/api/bookings"
           className="card space-y-4"
-          {...challengeAttrs(challenge, t, 'booking')}
+          {...challengeAttrs(challenge, t, 'booking', true)}
         >
           <h2 className="m-0 text-xl font-bold">{t('booking.not_booked_again')}</h2>
           <input type="hidden" name="timeZone" value={typed.timeZone} />
@@ -90,6 +94,7 @@ function NotBookedPage({ typed, slots }: { typed: TypedBooking; slots: string[] 
             {t('booking.submit')}
           </button>
         </form>
+        <ResumeScript />
         <p className="m-0 text-ink-700">
           {t('booking.not_booked_contact')}{' '}
           <a href="/contact" className="font-semibold text-brand-700">

@@ -36,14 +36,24 @@ function bookingOrigin(c: Context<AppEnv>) {
 }
 
 /**
+ * The form endpoints whose answer to a post without a token is the form again, which runs the
+ * challenge once the page's scripts do (components/form-again.tsx, components/not-booked.tsx).
+ */
+const ANSWERED_WITH_FORM = new Set([
+  '/api/bookings',
+  '/api/newsletter',
+  '/api/email-signup',
+  '/api/guide-requests',
+])
+
+/**
  * Turnstile's origin (its script and its frame), on the pages whose forms e-mail a typed
  * address: the public pages, whose footer has the newsletter box. Not the desk, nor the APIs,
- * but for the booking's: a booking posted without JavaScript is answered with its form again,
- * which runs the challenge once JavaScript does (components/not-booked.tsx).
+ * but for the answers of the form endpoints that give the form back (ANSWERED_WITH_FORM).
  */
 function challengeHost(c: Context<AppEnv>) {
   const path = c.req.path
-  if (path === '/api/bookings') return challengeOrigin(c.env)
+  if (ANSWERED_WITH_FORM.has(path)) return challengeOrigin(c.env)
   if (path.startsWith('/desk') || path.startsWith('/api/') || path.startsWith('/auth/v1')) return ''
   return challengeOrigin(c.env)
 }

@@ -1,3 +1,4 @@
+import type { Context } from 'hono'
 import type { ReactNode } from 'react'
 import { Field } from '../../client/components/field'
 import { MIN_PASSWORD_LENGTH } from '../../client/schemas/auth'
@@ -11,8 +12,10 @@ import {
   NewPasswordField,
 } from '../components/auth-form'
 import { PageHero } from '../components/page-parts'
-import { usePage } from '../render/context'
-import { ChallengeSlot, challengeAttrs } from '../components/challenge'
+import type { AppEnv } from '../env'
+import { breadcrumbs } from '../seo'
+import { titled, usePage } from '../render/context'
+import { ChallengeSlot, challengeAttrs, ResumeNote, ResumeScript } from '../components/challenge'
 
 /** One narrow card of a sign-in step: its error, its form, and a way back. */
 function AuthCard({
@@ -45,27 +48,40 @@ function AuthCard({
   )
 }
 
-/**
- * Sign in and sign up (SPEC §2 /auth). Plain forms posting to the worker, which keeps the
- * session in HttpOnly cookies; they work without JavaScript.
- */
-export function AuthPage({
-  mode,
-  error,
-  email,
-  next,
-  sent,
-}: {
+/** The error of a form sent without the challenge's token (auth/routes.ts challengeError). */
+const NO_TOKEN = 'challenge_needs_script'
+
+type AuthPageProps = {
   mode: 'sign-in' | 'sign-up' | 'forgot' | 'mfa' | 'magic'
   error?: string
   email?: string
+  /** The sign-up's password, as typed: only on the answer to its own post (auth/routes.ts). */
+  password?: string
   /** our own path to return to after signing in */
   next?: string
   sent?: boolean
-}) {
+}
+
+/**
+ * Sign in and sign up (SPEC §2 /auth). Plain forms posting to the worker, which keeps the
+ * session in HttpOnly cookies; they work without JavaScript. A form that came back because it
+ * was sent without the challenge's token (pressed before the page's scripts came, or without
+ * JavaScript: `challenge_needs_script`) is filled in as it was sent and sends itself once the
+ * page's scripts run; without JavaScript it says JavaScript is needed.
+ */
+export function AuthPage({ mode, error, email, password, next, sent }: AuthPageProps) {
   const { t, user, challenge } = usePage()
   const signUp = mode === 'sign-up'
-  const message = errorMessage(t, error)
+  const resume = error === NO_TOKEN && !!challenge
+  const message = resume ? undefined : errorMessage(t, error)
+  // `error` leaves the address before the form sends itself: a reload sends nothing again
+  const again = resume ? 'error' : undefined
+  const note = resume && (
+    <ResumeNote
+      text={t('auth.errors.challenge_needs_script')}
+      className="m-0 mb-4 rounded-lg bg-brand-50 p-3 text-sm text-ink-900"
+    />
+  )
   if (user)
     return (
       <PageHero
@@ -113,18 +129,22 @@ export function AuthPage({
             </form>
           </>
         ) : (
-          <form
-            method="post"
-            action="/auth/magic-link"
-            className="space-y-4"
-            {...challengeAttrs(challenge, t, 'magic-link')}
-          >
-            <EmailField email={email} />
-            <button type="submit" className="btn-primary w-full">
-              {t('auth.magic_send')}
-            </button>
-            <ChallengeSlot />
-          </form>
+          <>
+            {note}
+            <form
+              method="post"
+              action="/auth/magic-link"
+              className="space-y-4"
+              {...challengeAttrs(challenge, t, 'magic-link', again)}
+            >
+              <EmailField email={email} />
+              <button type="submit" className="btn-primary w-full">
+                {t('auth.magic_send')}
+              </button>
+              <ChallengeSlot />
+            </form>
+            {resume && <ResumeScript />}
+          </>
         )}
       </AuthCard>
     )
@@ -141,18 +161,22 @@ export function AuthPage({
             {t('auth.sent')}
           </p>
         ) : (
-          <form
-            method="post"
-            action="/auth/recover"
-            className="space-y-4"
-            {...challengeAttrs(challenge, t, 'recover')}
-          >
-            <EmailField email={email} />
-            <button type="submit" className="btn-primary w-full">
-              {t('auth.send_link')}
-            </button>
-            <ChallengeSlot />
-          </form>
+          <>
+            {note}
+            <form
+              method="post"
+              action="/auth/recover"
+              className="space-y-4"
+              {...challengeAttrs(challenge, t, 'recover', again)}
+            >
+              <EmailField email={email} />
+              <button type="submit" className="btn-primary w-full">
+                {t('auth.send_link')}
+              </button>
+              <ChallengeSlot />
+            </form>
+            {resume && <ResumeScript />}
+          </>
         )}
       </AuthCard>
     )
@@ -191,11 +215,12 @@ export function AuthPage({
           </a>
         </nav>
         <Alert message={message} />
+        {signUp && note}
         <form
           method="post"
           action={signUp ? '/auth/sign-up' : '/auth/sign-in'}
           className="space-y-4"
-          {...(signUp ? challengeAttrs(challenge, t, 'sign-up') : {})}
+          {...(signUp ? challengeAttrs(challenge, t, 'sign-up', again) : {})}
         >
           {next && <input type="hidden" name="next" value={next} />}
           <EmailField email={email} />
@@ -208,12 +233,14 @@ export function AuthPage({
             required
             minLength={signUp ? MIN_PASSWORD_LENGTH : undefined}
             autoComplete={signUp ? 'new-password' : 'current-password'}
+            defaultValue={signUp ? password : undefined}
           />
           <button type="submit" className="btn-primary w-full">
             {signUp ? t('auth.sign_up') : t('nav.sign_in')}
           </button>
           {signUp && <ChallengeSlot />}
         </form>
+        {signUp && resume && <ResumeScript />}
         {!signUp && (
           <p className="m-0 mt-4 flex flex-wrap justify-between gap-x-4 gap-y-2 text-sm">
             <a href="/auth?mode=forgot" className="text-brand-700">
@@ -227,6 +254,32 @@ export function AuthPage({
       </div>
     </PageHero>
   )
+}
+
+/**
+ * /auth in one of its modes, as its handler (pages/index.tsx) and the answer to a sign-up sent
+ * without a token (auth/routes.ts) render it. A form that sends itself again is an errand page
+ * (`quiet`): nothing pops up over it; and the visitor's own, kept by no cache.
+ */
+export function renderAuthPage(c: Context<AppEnv>, props: AuthPageProps) {
+  const { t } = c.var
+  const titles = {
+    'sign-in': t('auth.title'),
+    'sign-up': t('auth.sign_up_title'),
+    forgot: t('auth.forgot_title'),
+    mfa: t('auth.mfa_title'),
+    magic: t('auth.magic_title'),
+  }
+  if (props.error === NO_TOKEN) {
+    c.set('quiet', true)
+    c.header('Cache-Control', 'no-store')
+  }
+  return c.render(<AuthPage {...props} />, {
+    title: titled(c, titles[props.mode]),
+    description: t('auth.meta_description'),
+    canonicalPath: '/auth',
+    jsonLd: [breadcrumbs(c, [{ name: t('auth.title'), path: '/auth' }])],
+  }) as Response | Promise<Response>
 }
 
 /** The recovery e-mail's link: choose a new password (the token is spent on saving). */

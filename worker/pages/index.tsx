@@ -34,7 +34,7 @@ import { titled } from '../render/context'
 import { errorPage } from './error-page'
 import { AboutPage } from './about'
 import { AccountPage } from './account'
-import { AuthPage, ConfirmPage, ResetPage } from './auth'
+import { ConfirmPage, renderAuthPage, ResetPage } from './auth'
 import { BlogListPage, BlogPostPage } from './blog'
 import { BookPage, serveInvitation, serveManageBooking } from './book'
 import { currentSlots } from '../services/bookings'
@@ -152,7 +152,6 @@ const handlers: Record<PagePath, Handler<AppEnv>> = {
   '/refund-policy': legalPage('/refund-policy', 'refund'),
 
   '/auth': (c) => {
-    const { t } = c.var
     const asked = c.req.query('mode')
     const mode =
       asked === 'sign-up' ||
@@ -161,27 +160,12 @@ const handlers: Record<PagePath, Handler<AppEnv>> = {
       (asked === 'mfa' && pendingMfa(c))
         ? asked
         : 'sign-in'
-    const titles = {
-      'sign-in': t('auth.title'),
-      'sign-up': t('auth.sign_up_title'),
-      forgot: t('auth.forgot_title'),
-      mfa: t('auth.mfa_title'),
-      magic: t('auth.magic_title'),
-    }
-    const page = (
-      <AuthPage
-        mode={mode}
-        error={c.req.query('error')}
-        email={c.req.query('email')}
-        next={c.req.query('next')}
-        sent={c.req.query('sent') === '1'}
-      />
-    )
-    return c.render(page, {
-      title: titled(c, titles[mode]),
-      description: t('auth.meta_description'),
-      canonicalPath: '/auth',
-      jsonLd: [breadcrumbs(c, [{ name: t('auth.title'), path: '/auth' }])],
+    return renderAuthPage(c, {
+      mode,
+      error: c.req.query('error'),
+      email: c.req.query('email'),
+      next: c.req.query('next'),
+      sent: c.req.query('sent') === '1',
     })
   },
 

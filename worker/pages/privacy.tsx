@@ -15,7 +15,7 @@ import { breadcrumbs } from '../seo'
 import { PageHero } from '../components/page-parts'
 import type { MessageKey } from '../i18n/translator'
 import { usePage } from '../render/context'
-import { ChallengeSlot, challengeAttrs } from '../components/challenge'
+import { ChallengeSlot, challengeAttrs, ResumeNote, ResumeScript } from '../components/challenge'
 import { REFUSAL_TEXT } from '../api/challenge'
 
 const CHOICES = ['export', 'erase'] as const
@@ -24,15 +24,22 @@ const choiceText = {
   erase: ['privacy_request.erase', 'privacy_request.erase_hint'],
 } satisfies Record<(typeof CHOICES)[number], [MessageKey, MessageKey]>
 
-/** /privacy/request: an address and what to do with its data; a link is e-mailed to it. */
+/**
+ * /privacy/request: an address and what to do with its data; a link is e-mailed to it.
+ * `resume`: the answer to a post that came without the challenge's token (pressed before the
+ * page's scripts came, or without JavaScript): the form as typed, which sends itself once the
+ * page's scripts run; without JavaScript it says JavaScript is needed.
+ */
 export function DataRequestPage({
   error,
   email,
   action,
+  resume = false,
 }: {
   error?: string
   email?: string
   action?: string
+  resume?: boolean
 }) {
   const { t, user, challenge } = usePage()
   return (
@@ -41,12 +48,18 @@ export function DataRequestPage({
       subtitle={t('privacy_request.intro')}
       crumbs={[{ label: t('privacy_request.title') }]}
     >
+      {resume && (
+        <ResumeNote
+          text={t('privacy_request.needs_script')}
+          className="m-0 mt-6 max-w-xl rounded-lg bg-brand-50 p-3 text-ink-900"
+        />
+      )}
       <form
         method="post"
         action="/privacy/request"
         className="card mt-8 max-w-xl space-y-5"
         noValidate
-        {...challengeAttrs(challenge, t, 'data-request')}
+        {...challengeAttrs(challenge, t, 'data-request', resume ? 'error' : undefined)}
       >
         <Field
           id="data-email"
@@ -98,6 +111,7 @@ export function DataRequestPage({
           </a>
         </p>
       </form>
+      {resume && <ResumeScript />}
     </PageHero>
   )
 }
@@ -167,20 +181,32 @@ export async function serveDataLinkPage(c: Context<AppEnv>) {
   })
 }
 
-/** What `?error=` words on the form: an address that was not one, or the challenge's refusal. */
+/**
+ * What `?error=` words on the form: an address that was not one, or the challenge's refusal
+ * (`missing`, no token at all, is said by the form's note instead: DataRequestPage `resume`).
+ */
 const REQUEST_ERRORS: Record<string, MessageKey> = {
   email: 'errors.invalid_email',
   ...REFUSAL_TEXT,
-  missing: 'privacy_request.needs_script',
 }
 
-/** /privacy/request: the form, and on a refused post the form again, as it was typed. */
+/**
+ * /privacy/request: the form, and on a refused post the form again, as it was typed; after a
+ * post without a token (`error=missing`), a form that sends itself once the scripts run.
+ */
 export function serveDataRequestPage(c: Context<AppEnv>) {
   const { t } = c.var
   const code = c.req.query('error')
-  const error = code && Object.hasOwn(REQUEST_ERRORS, code) ? t(REQUEST_ERRORS[code]) : undefined
+  const resume = code === 'missing'
+  const error =
+    !resume && code && Object.hasOwn(REQUEST_ERRORS, code) ? t(REQUEST_ERRORS[code]) : undefined
   return c.render(
-    <DataRequestPage error={error} email={c.req.query('email')} action={c.req.query('action')} />,
+    <DataRequestPage
+      error={error}
+      email={c.req.query('email')}
+      action={c.req.query('action')}
+      resume={resume}
+    />,
     {
       title: `${t('privacy_request.title')} | ${t('meta.title_suffix')}`,
       description: t('privacy_request.meta_description'),

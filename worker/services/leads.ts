@@ -1,7 +1,9 @@
 import type { Context } from 'hono'
 import {
+  addUncheckedGuideRequest,
+  completeGuideRequest,
   insertContactMessage,
-  insertGuideRequest,
+  lastGuideMail,
   type ContactMessage,
   type NewGuideRequest,
 } from '../db/leads'
@@ -62,11 +64,16 @@ export async function subscribe(c: Context<AppEnv>, s: NewSubscriber, checked: b
 /**
  * A guide download: the request is kept and the guide mailed; the person joins the list as
  * pending, and the guide's e-mail carries the confirmation link while that sign-up waits.
+ * Posted without the challenge (`checked` false): the guide downloads, the request is added,
+ * marked, and nothing is e-mailed. With it, a request of the address for this guide that came
+ * without it is taken over (one row, its e-mail goes now), and a repeat within
+ * REPEAT_GUIDE_MINUTES stores and sends nothing (db/leads.ts): `mailed` then says whether the
+ * e-mail of a moment ago went.
  */
 export async function requestGuide(c: Context<AppEnv>, r: NewGuideRequest, checked: boolean) {
   const db = c.env.DB
   const nonce = newNonce()
-  const results = await db.batch([
+  const listed = [
     statusOf(db, r.email),
     signUp(
       db,
@@ -74,14 +81,32 @@ export async function requestGuide(c: Context<AppEnv>, r: NewGuideRequest, check
       nonce,
       checked,
     ),
-    insertGuideRequest(db, r, checked),
-    // posted without the challenge (no JavaScript): the guide downloads, nothing is e-mailed
-    ...(checked
-      ? [await mailRow(writerOf(c), 'guide', r.email, { name: r.name, guide: r.guide, nonce })]
-      : []),
+  ]
+  if (!checked) {
+    const results = await db.batch([...listed, addUncheckedGuideRequest(db, r)])
+    return { alreadySubscribed: wasListed(results[0]), mailed: false }
+  }
+  const results = await db.batch([
+    ...listed,
+    lastGuideMail(db, r),
+    ...completeGuideRequest(db, r),
+    await mailRow(
+      writerOf(c),
+      'guide',
+      r.email,
+      { name: r.name, guide: r.guide, nonce },
+      { onlyIfInserted: true },
+    ),
   ])
-  if (checked) enqueue(c, insertedIds(results, [3]))
-  return { alreadySubscribed: wasListed(results[0]), mailed: checked && mailGoes(results, 3) }
+  enqueue(c, insertedIds(results, [5]))
+  const repeat = results[4].results.length === 0
+  const before = (results[2].results[0] as { status?: string } | undefined)?.status
+  return {
+    alreadySubscribed: wasListed(results[0]),
+    mailed: repeat
+      ? before === 'queued' || before === 'sending' || before === 'sent'
+      : mailGoes(results, 5),
+  }
 }
 
 /** A contact message; the agency is told at once, with everything the visitor sent. */
