@@ -59,7 +59,7 @@ async function bookedCall(site: Bindings = env) {
   const email = unique('reminded')
   const slots = await slotsOf(site)
   const slot = slots[Math.floor(Math.random() * slots.length)]
-  expect((await bookSlot(site, slot, 'Grace Hopper', email)).status).toBe(200)
+  expect((await bookSlot(site, slot, 'Mary Jackson', email)).status).toBe(200)
   await env.DB.prepare(
     "UPDATE bookings SET created_at = '2026-01-01T00:00:00.000Z' WHERE slot_start = ?",
   )
