@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import type { Page } from 'playwright-core'
+import type { Page, Response } from 'playwright-core'
 import sharp from 'sharp'
 import { describe, expect, it } from 'vitest'
 import ar from '../../locales/ar.json'
@@ -360,6 +360,165 @@ describe('content edited in the desk', () => {
     ).toEqual(['content.save', 'content.publish', 'content.unpublish'])
     expect(ar.desk.content.publish).not.toBe(c.publish)
     await visitor.context().close()
+    await page.context().close()
+  })
+})
+
+// Issue 57: a phone photo published and opened at once, on a phone and by the sites a link is
+// shared to, before the queue's job has made its sizes.
+
+/** The most a phone may download for an article's cover. */
+const PHONE_COVER_BUDGET = 400 * 1024
+
+/**
+ * A phone's photo as a camera makes it: 4032×3024 of fine detail, about 2.7 MB, where it was
+ * taken; re-encoded without its metadata it is still some 2.3 MB (the issue's was 2,459 KB).
+ */
+const phonePhoto = () =>
+  sharp({
+    create: {
+      width: 4032,
+      height: 3024,
+      channels: 3,
+      background: '#808080',
+      noise: { type: 'gaussian', mean: 128, sigma: 40 },
+    },
+  })
+    .blur(1.15)
+    .jpeg({ quality: 85 })
+    .withExifMerge({ IFD0: { Make: 'Phone', Model: 'Camera' }, IFD3: { GPSLatitudeRef: 'N' } })
+    .toBuffer()
+
+describe('a phone photo published and opened at once', () => {
+  it('gives a 390 px 3× phone at most 400 KB for the cover, and the card no original, before its sizes are made', async () => {
+    const photo = await phonePhoto()
+    expect(photo.byteLength).toBeGreaterThan(2_000_000)
+    const page = await open('/')
+    await signInStaff(page)
+    const slug = `phone-cover-${crypto.randomUUID().slice(0, 6)}`
+    await page.goto('/desk/content/article/new')
+    await page.getByLabel(c.fields.slug).fill(slug)
+    await page.getByLabel(c.fields.category, { exact: true }).fill('amazon')
+    await page.getByLabel(c.cover_upload).setInputFiles({
+      name: 'IMG_2042.jpg',
+      mimeType: 'image/jpeg',
+      buffer: photo,
+    })
+    await page.getByLabel(c.fields.title).fill('A cover straight from a phone')
+    await page.getByLabel(c.fields.excerpt).fill('Taken on a phone, read on a phone.')
+    await page
+      .getByLabel(c.fields.description)
+      .fill('A meta description long enough to pass the fifty character minimum.')
+    await page.getByLabel(c.fields.category_label).fill('Amazon')
+    await page.getByLabel(c.fields.author).fill('Maya Writer')
+    await page.getByLabel(c.fields.cover_alt).fill('A grey photo')
+    await page.getByLabel(c.fields.body).fill('## A part\n\nSome text.')
+    await island(page, 'social-card')
+    const saved = page.waitForResponse(
+      (r) => r.request().method() === 'POST' && r.url().includes('/desk/content/article/'),
+    )
+    // the editor, as it comes back, draws its social card again from the stored cover, which
+    // the card's script fetches (the card drawn before the save came from the file itself)
+    const cardSource = page.waitForResponse(
+      (r) => r.request().resourceType() === 'fetch' && r.url().includes('/media/'),
+      { timeout: 60_000 },
+    )
+    // (awaited below; a test that fails before leaves it unheard)
+    cardSource.catch(() => undefined)
+    const pressed = Date.now()
+    await page.getByRole('button', { name: c.publish }).click()
+    const timing = (await saved).request().timing()
+    await page.waitForURL(/done=publish/)
+    console.log(
+      `a 4032×3024 phone photo of ${photo.byteLength} bytes: the save answered in ` +
+        `${Math.round(timing.responseStart - timing.requestStart)} ms, the editor was back ` +
+        `${Date.now() - pressed} ms after the press`,
+    )
+    const [{ name }] = await query<{ name: string }>(
+      `SELECT json_extract(fields, '$.cover.name') AS name FROM content_items WHERE slug = '${slug}'`,
+    )
+    const pending = async () =>
+      (await query<{ s: string }>(`SELECT sizes_state AS s FROM media WHERE name = '${name}'`))[0]!
+        .s === 'pending'
+    /** What a response brought over the network: its body's bytes, as the browser counts them. */
+    const received = async (r: Response) => {
+      await r.finished()
+      return (await r.request().sizes()).responseBodySize
+    }
+    /** The pictures' files `on` downloaded while `during` ran: address, bytes, Cache-Control. */
+    const mediaFetched = async (on: Page, during: () => Promise<unknown>) => {
+      const got: Promise<{ url: string; bytes: number; cache: string }>[] = []
+      const seen = (r: Response) => {
+        const url = new URL(r.url()).pathname
+        if (url.startsWith('/media/'))
+          got.push(
+            received(r).then((bytes) => ({
+              url,
+              bytes,
+              cache: r.headers()['cache-control'] ?? '',
+            })),
+          )
+      }
+      on.on('response', seen)
+      await during()
+      on.off('response', seen)
+      return Promise.all(got)
+    }
+    const original = (await (await page.request.get(`${baseURL}/media/${name}`)).body()).byteLength
+    /** What an address answers now: the picture itself (4032 pixels wide, its bytes), or not. */
+    const isOriginal = async (url: string) => {
+      const bytes = await (await page.request.get(`${baseURL}${url}`)).body()
+      return bytes.byteLength === original || (await sharp(bytes).metadata()).width === 4032
+    }
+
+    // a 390 px phone at 3×, at once
+    const phone = await open('/', { viewport: PHONE })
+    const cdp = await phone.context().newCDPSession(phone)
+    await cdp.send('Emulation.setDeviceMetricsOverride', {
+      width: PHONE.width,
+      height: PHONE.height,
+      deviceScaleFactor: 3,
+      mobile: true,
+    })
+    let chosen = ''
+    const fetched = await mediaFetched(phone, async () => {
+      await phone.goto(`/blog/${slug}`)
+      chosen = await phone
+        .locator('main picture img')
+        .first()
+        .evaluate(async (el: HTMLImageElement) => {
+          await el.decode().catch(() => undefined)
+          return new URL(el.currentSrc).pathname
+        })
+    })
+    const stillPending = await pending()
+    expect(await phone.evaluate(() => devicePixelRatio)).toBe(3)
+    // the candidate of the srcset a 390 px 3× screen picks, and all it downloaded of pictures
+    expect(chosen).toMatch(new RegExp(`^/media/${name.slice(0, 32)}-\\d+\\.avif$`))
+    const cover = fetched.find((f) => f.url === chosen)!
+    expect(cover).toBeDefined()
+    expect(fetched.reduce((sum, f) => sum + f.bytes, 0)).toBeLessThanOrEqual(PHONE_COVER_BUDGET)
+    expect(await isOriginal(chosen)).toBe(false)
+    // before the queue's job had made it: a stand-in kept a minute, then the size itself
+    if (stillPending) expect(cover.cache).toBe('public, max-age=60')
+    console.log(
+      `a 390 px 3× phone, at once: ${chosen.replace(/.*-/, '')} answered with ` +
+        `${cover.bytes} bytes (${stillPending ? 'sizes still pending' : 'sizes made'}); ` +
+        `the original is ${original}`,
+    )
+
+    // the card's cover, fetched by the editor as it came back: never the original either
+    await island(page, 'social-card')
+    const drawnFrom = await cardSource
+    expect(await received(drawnFrom)).toBeLessThanOrEqual(PHONE_COVER_BUDGET)
+    expect(await isOriginal(new URL(drawnFrom.url()).pathname)).toBe(false)
+    // the card the link is shared with: 1200×630, well under the budget
+    const og = (await phone.locator('meta[property="og:image"]').getAttribute('content'))!
+    const card = await (await phone.request.get(og)).body()
+    expect(og).toMatch(/\/media\/[0-9a-f]{32}\.jpg$/)
+    expect(card.byteLength).toBeLessThanOrEqual(PHONE_COVER_BUDGET)
+    expect(await sharp(card).metadata()).toMatchObject({ width: 1200, height: 630 })
+    await phone.context().close()
     await page.context().close()
   })
 })

@@ -1,9 +1,10 @@
 import { createExecutionContext, env, SELF, waitOnExecutionContext } from 'cloudflare:test'
 import { imageSize } from 'image-size'
-import { beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it, onTestFinished } from 'vitest'
 import { SITE } from './auth/helpers'
 import { person } from './desk/helpers'
 import worker from '../../worker/index'
+import type { MediaJob } from '../../worker/content/media-sizes-job'
 import animated from '../fixtures/pictures/animated.webp?inline'
 import huge from '../fixtures/pictures/huge.png?inline'
 import heic from '../fixtures/pictures/photo.heic?inline'
@@ -33,6 +34,24 @@ function upload(dataUrl: string, filename: string) {
   })
 }
 
+/** The same upload, answered by the Worker with these bindings (a queue held back, a failing service). */
+async function uploadWith(bindings: typeof env, bytes: Uint8Array, filename: string) {
+  const form = new FormData()
+  form.append('picture', new File([bytes], filename))
+  const ctx = createExecutionContext()
+  const res = await worker.fetch(
+    new Request(`${SITE}/desk/content/media`, {
+      method: 'POST',
+      body: form,
+      headers: { Cookie: staff.cookie, Origin: SITE, Accept: 'application/json' },
+    }),
+    bindings,
+    ctx,
+  )
+  await waitOnExecutionContext(ctx)
+  return res
+}
+
 const IMMUTABLE = 'public, max-age=31536000, immutable'
 
 const served = async (name: string) => {
@@ -59,16 +78,19 @@ const metadataIn = (bytes: Uint8Array) =>
 /** The GPS IFD's tag (0x8825), little-endian as the fixture writes it, and its latitude ref. */
 const gpsIn = (bytes: Uint8Array) => has(bytes, [0x25, 0x88, 0x04, 0x00])
 
-/** Waits until the queue's jobs have made every size of the pictures uploaded so far. */
+/**
+ * Waits until the queue's jobs have made every size of the pictures uploaded so far (a phone
+ * photo's twelve take some 10 s here, over a minute when the machine is loaded: a hang guard).
+ */
 async function sizesMade() {
-  for (let i = 0; i < 600; i++) {
+  for (let i = 0; i < 1800; i++) {
     const left = await env.DB.prepare(
       `SELECT count(*) AS n FROM media WHERE sizes_state = 'pending'`,
     ).first<{ n: number }>()
     if (!left!.n) return
     await new Promise((r) => setTimeout(r, 100))
   }
-  throw new Error('the sizes were not made within a minute')
+  throw new Error('the sizes were not made within three minutes')
 }
 
 async function stored() {
@@ -78,14 +100,22 @@ async function stored() {
   return { objects: objects.objects.length, rows: rows!.n }
 }
 
-describe('an upload', { timeout: 60_000 }, () => {
-  it('of a phone photo makes its sizes in AVIF and WebP, and nothing served keeps its EXIF or GPS', async () => {
+describe('an upload', { timeout: 240_000 }, () => {
+  it('of a phone photo answers with one size a phone can use, serves it for every width until the queue job has made the rest in AVIF and WebP, and nothing served keeps its EXIF or GPS', async () => {
     const original = bytesOf(phone)
     // the fixture does carry what must not be published
     expect(metadataIn(original) && gpsIn(original)).toBe(true)
     expect(imageSize(original)).toMatchObject({ width: 4032, height: 3024 })
 
-    const res = await upload(phone, 'IMG_0001.jpg')
+    // the queue's job held back, as a reader who opens the page at once finds it before it ran
+    const held: MediaJob[] = []
+    const queue = { send: async (job: MediaJob) => void held.push(job) } as unknown as Queue
+    const letGo = async () => {
+      for (const job of held.splice(0)) await env.MEDIA_QUEUE.send(job)
+    }
+    // whatever happens here, the tests after it do not wait on a job never sent
+    onTestFinished(letGo)
+    const res = await uploadWith({ ...env, MEDIA_QUEUE: queue }, bytesOf(phone), 'IMG_0001.jpg')
     expect(res.status).toBe(201)
     const { media } = (await res.json()) as {
       media: { name: string; width: number; height: number; widths: number[] }
@@ -95,17 +125,28 @@ describe('an upload', { timeout: 60_000 }, () => {
       height: 3024,
       widths: [480, 640, 800, 960, 1280, 1600],
     })
+    expect(held).toEqual([{ sizes: media.name }])
     const hash = media.name.slice(0, 32)
-    // answered before its sizes are made (the queue's job): meanwhile each size's URL serves
-    // the picture itself, clean, for a minute only, so a page's srcset is never broken
-    const early = await SELF.fetch(`${SITE}/media/${hash}-480.avif`)
-    expect(early.status).toBe(200)
-    const earlyBytes = new Uint8Array(await early.arrayBuffer())
-    if (early.headers.get('Cache-Control') !== IMMUTABLE) {
-      expect(early.headers.get('Cache-Control')).toBe('public, max-age=60')
-      expect(imageSize(earlyBytes)).toMatchObject({ width: 4032, height: 3024, type: 'jpg' })
-      expect(gpsIn(earlyBytes) || metadataIn(earlyBytes)).toBe(false)
-    }
+    // made before the answer: the size near 1280 pixels wide, in WebP, kept like every size
+    const first = await served(`${hash}-1280.webp`)
+    expect(first.type).toBe('image/webp')
+    expect(imageSize(first.bytes)).toMatchObject({ width: 1280, height: 960, type: 'webp' })
+    expect(first.bytes.byteLength).toBeLessThanOrEqual(400 * 1024)
+    expect(metadataIn(first.bytes) || gpsIn(first.bytes)).toBe(false)
+    // until the others are made, every width of the srcset serves it, for a minute only; never
+    // the picture itself (4032 pixels wide)
+    for (const width of media.widths)
+      for (const ext of ['avif', 'webp']) {
+        if (width === 1280 && ext === 'webp') continue
+        const name = `${hash}-${width}.${ext}`
+        const early = await SELF.fetch(`${SITE}/media/${name}`)
+        expect(early.status, name).toBe(200)
+        expect(early.headers.get('Cache-Control'), name).toBe('public, max-age=60')
+        expect(early.headers.get('Content-Type'), name).toBe('image/webp')
+        expect(new Uint8Array(await early.arrayBuffer()), name).toEqual(first.bytes)
+      }
+    // the queue's job, let go: it makes the sizes left
+    await letGo()
     await sizesMade()
 
     const files = [
@@ -194,6 +235,23 @@ describe('a picture stored before sizes were made', { timeout: 60_000 }, () => {
   })
 })
 
+describe('a picture uploaded before first sizes were made, its sizes still pending', () => {
+  it('serves itself for its sizes meanwhile (there is nothing else), for a minute only', async () => {
+    const name = `${'ef'.repeat(16)}.jpg`
+    const bytes = bytesOf(rotated)
+    await env.MEDIA.put(name, bytes, {
+      httpMetadata: { contentType: 'image/jpeg', cacheControl: IMMUTABLE },
+      customMetadata: { widths: '400' },
+    })
+    const res = await SELF.fetch(`${SITE}/media/${name.slice(0, 32)}-400.avif`)
+    expect(res.status).toBe(200)
+    expect(res.headers.get('Cache-Control')).toBe('public, max-age=60')
+    expect(new Uint8Array(await res.arrayBuffer())).toEqual(bytes)
+    expect((await SELF.fetch(`${SITE}/media/${name.slice(0, 32)}-480.avif`)).status).toBe(404)
+    await env.MEDIA.delete(name)
+  })
+})
+
 describe('a picture a browser cannot use', () => {
   it.each([
     ['an iPhone’s HEIC', heic, 'IMG_0002.heic', 'HEIC photos (an iPhone’s own format)'],
@@ -225,29 +283,36 @@ describe('when Cloudflare’s image service refuses', () => {
       info: () => Promise.reject(error),
     }) as unknown as ImagesBinding
 
+  /** The real binding, refusing only the sizes (an output of a given width) with `error`. */
+  const refusingSizes = (error: Error) =>
+    ({
+      input: (stream: ReadableStream<Uint8Array>) => {
+        let image = env.IMAGES.input(stream)
+        let sized = false
+        const chain = {
+          transform: (step: ImageTransform) => {
+            sized ||= step.width !== undefined
+            image = image.transform(step)
+            return chain
+          },
+          output: (options: ImageOutputOptions) =>
+            sized ? Promise.reject(error) : image.output(options),
+        }
+        return chain
+      },
+      info: (stream: ReadableStream<Uint8Array>) => env.IMAGES.info(stream),
+    }) as unknown as ImagesBinding
+
+  const limit = () => Object.assign(new Error('IMAGES_TRANSFORM_ERROR 9422'), { code: 9422 })
   it.each([
-    [
-      'its monthly limit (9422)',
-      Object.assign(new Error('IMAGES_TRANSFORM_ERROR 9422'), { code: 9422 }),
-    ],
-    ['an outage', new Error('Network connection lost.')],
-  ])('%s: the upload says so (not “not a picture”), and nothing is kept', async (_, error) => {
+    ['its monthly limit (9422)', refusing(limit())],
+    ['an outage', refusing(new Error('Network connection lost.'))],
+    ['its monthly limit, reached between the picture and its first size', refusingSizes(limit())],
+  ])('%s: the upload says so (not “not a picture”), and nothing is kept', async (_, images) => {
     const before = await stored()
-    const form = new FormData()
     // a photo not stored before (bytes after the JPEG's end change its hash only)
     const fresh = new Uint8Array([...bytesOf(phone), ...crypto.getRandomValues(new Uint8Array(8))])
-    form.append('picture', new File([fresh], 'shop-front.jpg'))
-    const ctx = createExecutionContext()
-    const res = await worker.fetch(
-      new Request(`${SITE}/desk/content/media`, {
-        method: 'POST',
-        body: form,
-        headers: { Cookie: staff.cookie, Origin: SITE, Accept: 'application/json' },
-      }),
-      { ...env, IMAGES: refusing(error) },
-      ctx,
-    )
-    await waitOnExecutionContext(ctx)
+    const res = await uploadWith({ ...env, IMAGES: images }, fresh, 'shop-front.jpg')
     expect(res.status).toBe(503)
     const { error: says } = (await res.json()) as { error: string }
     expect(says).toContain("Cloudflare's image service refused")

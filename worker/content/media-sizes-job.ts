@@ -6,9 +6,10 @@ import { encode, IMMUTABLE } from './picture-encode'
 /**
  * A desk picture's smaller sizes, made after its upload has been answered: a phone's photo took
  * 29 s to save when its twelve encodes (six widths, AVIF and WebP) came before the answer. The
- * upload stores the picture itself (upright, its metadata gone) with the widths it will have
- * and queues this job; until every size exists, a size's URL serves the picture itself
- * (content/media.ts), so a page's srcset is never broken. A size that fails is tried again with
+ * upload stores the picture itself (upright, its metadata gone), its first size (FIRST_SIZE,
+ * which this job then keeps) and the widths it will have, and queues this job; until every size
+ * exists, a size's URL serves that first size (content/media.ts), so a page's srcset is never
+ * broken and no reader downloads the picture itself. A size that fails is tried again with
  * growing delays; after the last attempt the picture is marked failed and the desk says so,
  * with a button that asks again. The five-minute cron asks again for a job that was lost.
  */

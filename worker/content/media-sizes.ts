@@ -20,6 +20,20 @@ export const widthsFor = (width: number) => [
   ...new Set(MEDIA_WIDTHS.map((w) => Math.min(w, width))),
 ]
 
+/**
+ * The one size made before an upload is answered (content/media.ts): the WebP of the widest of
+ * its widths up to 1280 pixels. Until the queue's job has made the others, every size's URL
+ * serves it, so no reader downloads the picture itself: a 390 px phone at 3× wants about 1080
+ * pixels. Measured on this machine (two cores, busy) with 2.4–2.7 MB 4032×3024 phone photos,
+ * through the binding: its WebP takes 0.5–0.7 s and weighs 186–245 KB; an AVIF 7–15 s; a JPEG
+ * 0.2–0.3 s (170–285 KB), but it would lose a PNG's transparency (black here) and be a 14th
+ * transformation and a file no page names, where the WebP is a size the job makes anyway.
+ */
+export const FIRST_SIZE = { widest: 1280, format: SIZE_FORMATS[1] } as const
+
+export const firstWidth = (widths: readonly number[]) =>
+  widths.filter((w) => w <= FIRST_SIZE.widest).at(-1) ?? widths[0]!
+
 /** Where a page's CSS puts a picture, as `sizes` says it (the layouts of pages/*.tsx). */
 export const PICTURE_SIZES = {
   /** The article's column (max-w-3xl in the container): its cover and its body's pictures. */

@@ -2,8 +2,13 @@ import { Hono, type Context } from 'hono'
 import { imageSize } from 'image-size'
 import { sha256Hex } from '../hash'
 import type { AppEnv } from '../env'
-import { CARD_HEIGHT, CARD_WIDTH, type MediaPicture } from '../../client/lib/media-picture'
-import { widthsFor } from './media-sizes'
+import {
+  CARD_HEIGHT,
+  CARD_WIDTH,
+  sizeName,
+  type MediaPicture,
+} from '../../client/lib/media-picture'
+import { FIRST_SIZE, firstWidth, widthsFor } from './media-sizes'
 import { sendSizesJob } from './media-sizes-job'
 import { encode, IMMUTABLE } from './picture-encode'
 import { PICTURE_TYPES, readPicture, type PictureRefusal } from './picture-bytes'
@@ -11,8 +16,9 @@ import { PICTURE_TYPES, readPicture, type PictureRefusal } from './picture-bytes
 /**
  * The desk's pictures (covers, pictures in articles). Each is checked on its bytes
  * (picture-bytes.ts), then made, at upload, through the Images binding into what the site
- * serves: the picture itself re-encoded (turned upright, its EXIF, XMP and GPS data gone); its
- * few smaller widths in AVIF and WebP are made just after the answer (media-sizes-job.ts). All
+ * serves: the picture itself re-encoded (turned upright, its EXIF, XMP and GPS data gone) and
+ * its first size (media-sizes.ts: a WebP near 1280 pixels wide, which a phone can use); its
+ * other widths in AVIF and WebP are made just after the answer (media-sizes-job.ts). All
  * are stored in R2 under names made of the uploaded bytes' hash and served from /media/<name> as
  * immutable, with the width and height a page gives them so nothing shifts as they load (the
  * `media` table). The bytes as uploaded are kept nowhere.
@@ -46,11 +52,35 @@ export async function storeMedia(
   const turned = orientation >= 5
   const type = PICTURE_TYPES[format]
   let served: Uint8Array
+  let media: MediaPicture
+  let first: { name: string; bytes: Uint8Array }
   try {
     const upright = await uprightSteps(env.IMAGES, orientation)
     served = await encode(env.IMAGES, bytes, upright, {
       format: type as ImageOutputOptions['format'],
     })
+    // the size as served (upright), read from what was made
+    const size = imageSize(served)
+    const width = size.width ?? (turned ? read.picture.height : read.picture.width)
+    // the sizes it will have: one made now, the others just after this answer
+    const widths = widthsFor(width)
+    media = {
+      name,
+      width,
+      height: size.height ?? (turned ? read.picture.width : read.picture.height),
+      widths,
+    }
+    // the size a phone can use, served for every width until the others are made; made as the
+    // queue's job makes it, which then keeps it
+    const w = firstWidth(widths)
+    const { format: f } = FIRST_SIZE
+    first = {
+      name: sizeName(name, w, f.ext),
+      bytes: await encode(env.IMAGES, served, [{ width: w }], {
+        format: f.type,
+        quality: f.quality,
+      }),
+    }
   } catch (err) {
     // the header read well: the picture does not decode, or the service refused (Images' free
     // plan stops at 5,000 transformations a month with code 9422), which the staff member must
@@ -60,24 +90,19 @@ export async function storeMedia(
       (err as Partial<ImagesError>)?.code === 9422 || !(await serviceWorks(env.IMAGES))
     return { ok: false, error: service ? 'media_service' : 'media_type' }
   }
-  // the size as served (upright), read from what was made
-  const size = imageSize(served)
-  const width = size.width ?? (turned ? read.picture.height : read.picture.width)
-  const media: MediaPicture = {
-    name,
-    width,
-    height: size.height ?? (turned ? read.picture.width : read.picture.height),
-    // the sizes it will have: made just after this answer (media-sizes-job.ts)
-    widths: widthsFor(width),
-  }
-  let stored = false
+  const added: string[] = []
   try {
+    await env.MEDIA.put(first.name, first.bytes, {
+      httpMetadata: { contentType: FIRST_SIZE.format.type, cacheControl: IMMUTABLE },
+    })
+    added.push(first.name)
     await env.MEDIA.put(name, served, {
       httpMetadata: { contentType: type, cacheControl: IMMUTABLE },
-      // the sizes it stands in for until they are made (servedUntilMade)
+      // the sizes its first size stands in for until they are made (servedUntilMade)
       customMetadata: { widths: media.widths!.join(',') },
     })
-    stored = true
+    // a picture stored before keeps its file
+    if (!known) added.push(name)
     await env.DB.prepare(
       `INSERT INTO media (name, type, width, height, bytes, uploaded_by, widths, sizes_state,
        sizes_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
@@ -96,8 +121,8 @@ export async function storeMedia(
       )
       .run()
   } catch (err) {
-    // what this upload added goes (a picture stored before keeps its file)
-    if (stored && !known) await env.MEDIA.delete(name)
+    // what this upload added goes
+    if (added.length) await env.MEDIA.delete(added)
     throw err
   }
   await sendSizesJob(env, name)
@@ -257,17 +282,24 @@ const fileAnswer = (c: Context<AppEnv>, file: R2ObjectBody, headers: Record<stri
   })
 
 /**
- * A size not made yet (its job runs just after the upload): the picture itself, kept a minute
- * only, so a page's srcset shows the picture meanwhile and its size once made.
+ * A size not made yet (its job runs just after the upload): the first size, made with the upload
+ * (FIRST_SIZE), kept a minute only, so a page's srcset shows a picture a phone can use meanwhile
+ * and its size once made; never the picture itself, but for one stored before first sizes were
+ * made (nothing else to show).
  */
 async function servedUntilMade(c: Context<AppEnv>, size: string) {
   const [, hash, width] = /^([0-9a-f]{32})-(\d{1,4})\.(?:avif|webp)$/.exec(size) ?? []
   if (!hash || !width) return c.notFound()
   for (const ext of ['jpg', 'png', 'webp']) {
-    const file = await c.env.MEDIA.get(`${hash}.${ext}`)
-    if (!file) continue
+    const picture = await c.env.MEDIA.head(`${hash}.${ext}`)
+    if (!picture) continue
     // only for a size it will have
-    if (!file.customMetadata?.widths?.split(',').includes(width)) return c.notFound()
+    const widths = picture.customMetadata?.widths?.split(',').map(Number) ?? []
+    if (!widths.includes(Number(width))) return c.notFound()
+    const file =
+      (await c.env.MEDIA.get(sizeName(hash, firstWidth(widths), FIRST_SIZE.format.ext))) ??
+      (await c.env.MEDIA.get(picture.key))
+    if (!file) return c.notFound()
     return fileAnswer(c, file, { 'Cache-Control': 'public, max-age=60' })
   }
   return c.notFound()

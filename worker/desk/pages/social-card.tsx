@@ -1,14 +1,17 @@
 import SocialCard, { type StoredCard } from '../../../client/islands/social-card'
 import { dirOf, type Lang } from '../../../client/lib/languages'
 import { sizeName, type MediaPicture } from '../../../client/lib/media-picture'
+import { FIRST_SIZE, firstWidth } from '../../content/media-sizes'
 import type { FullItem } from '../../db/content'
 import { usePage } from '../../render/context'
 
-/** A picture to draw a card from: a size near the card's width, or the picture itself. */
-const drawable = (p: MediaPicture) => {
-  const w = p.widths?.filter((x) => x <= 1280).at(-1)
-  return `/media/${w ? sizeName(p.name, w, 'webp') : p.name}`
-}
+/**
+ * A picture to draw a card from: its first size (near the card's width, made before its upload
+ * was answered, so never the picture itself while its other sizes are made), or the picture
+ * itself for one stored before sizes were made.
+ */
+const drawable = (p: MediaPicture) =>
+  `/media/${p.widths?.length ? sizeName(p.name, firstWidth(p.widths), FIRST_SIZE.format.ext) : p.name}`
 
 /** The article editor's social card (the social-card island): its props from the saved item. */
 export function ArticleCardField({
