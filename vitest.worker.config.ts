@@ -1,9 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs'
-import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-pool-workers'
+import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin'
 import { defineConfig } from 'vitest/config'
 import { freePort } from './scripts/lib/server.mjs'
 import { DUMMY_SECRET, DUMMY_SITE_KEY } from './scripts/lib/turnstile-standin.mjs'
-import { clientAssets, workerAliases } from './vite.config'
+import { clientAssets, workerAliases } from './vite.config.ts'
 
 // Worker tests run inside workerd with the wrangler.toml bindings and a migrated local D1. The
 // mail queue's consumer runs too, delivering over SMTP to a mail catcher of the tests' own

@@ -3,7 +3,12 @@ import { HYDRATE_ATTR, ISLAND_ATTR, PROPS_ATTR, type HydrateWhen } from './islan
 
 /** JSON-only values: what survives the trip from the server render to the browser. */
 export type Serializable =
-  string | number | boolean | null | Serializable[] | { [key: string]: Serializable | undefined }
+  | string
+  | number
+  | boolean
+  | null
+  | Serializable[]
+  | { [key: string]: Serializable | undefined }
 
 export interface Island<P> {
   (props: P): React.JSX.Element

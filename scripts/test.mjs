@@ -55,6 +55,9 @@ const argv = process.argv.slice(2)
 const testsOnly = argv.includes('--tests-only')
 const filters = argv.filter((a) => a !== '--tests-only')
 
+// the Node every step runs on: the `node` devDependency's (engines, .nvmrc), whatever runs npm
+console.log(`npm test on Node ${process.version}`)
+
 mkdirSync('test-results', { recursive: true })
 // a crashed run must not be counted from the last run's results
 rmSync('test-results/tests.json', { force: true })
@@ -65,8 +68,8 @@ rmSync('test-results/tests.json', { force: true })
 const nice = (cmd, args) => ['nice', ['-n', '19', cmd, ...args]]
 const checks = (async () => {
   if (testsOnly) return
-  await run('format', ...nice('npx', ['prettier', '--check', '--log-level', 'warn', '.']))
-  await run('lint', ...nice('npx', ['eslint', '.']))
+  await run('format', ...nice('npx', ['oxfmt', '--check']))
+  await run('lint', ...nice('npx', ['oxlint', '--deny-warnings']))
   await run('dead code', ...nice('npx', ['knip']))
   await run(
     'bindings types',

@@ -40,4 +40,5 @@ export interface TokenSet {
 }
 
 export type AuthResult<T> =
-  { ok: true; data: T } | { ok: false; status: number; code: string; msg: string }
+  | { ok: true; data: T }
+  | { ok: false; status: number; code: string; msg: string }

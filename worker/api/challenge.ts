@@ -23,7 +23,8 @@ export const REFUSAL_TEXT: Record<ChallengeRefusal, MessageKey> = {
 }
 
 export type FormCheck =
-  { ok: true; checked: boolean } | { ok: false; res: Response | Promise<Response> }
+  | { ok: true; checked: boolean }
+  | { ok: false; res: Response | Promise<Response> }
 
 /**
  * A lead form's post against the challenge. With a token: checked, or refused with a clear

@@ -30,7 +30,8 @@ export async function readForm<S extends v.GenericSchema>(c: Context<AppEnv>, sc
   return parsed.success ? (parsed.output as v.InferOutput<S>) : null
 }
 type Parsed<T> =
-  { ok: true; mode: Mode; data: T } | { ok: false; res: Response | Promise<Response> }
+  | { ok: true; mode: Mode; data: T }
+  | { ok: false; res: Response | Promise<Response> }
 
 export async function parse<S extends v.GenericSchema>(
   c: Context<AppEnv>,

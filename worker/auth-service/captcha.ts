@@ -18,7 +18,8 @@ export function requireCaptcha(action: ChallengeAction): MiddlewareHandler<AppEn
   return async function captcha(c, next) {
     if (await hasServiceRole(c)) return next()
     const json = (await c.req.json().catch(() => undefined)) as
-      { gotrue_meta_security?: { captcha_token?: unknown } } | undefined
+      | { gotrue_meta_security?: { captcha_token?: unknown } }
+      | undefined
     const token = json?.gotrue_meta_security?.captcha_token
     const result = await verifyChallenge(c, typeof token === 'string' ? token : undefined, action)
     if (result.ok) return next()

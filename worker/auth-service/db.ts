@@ -591,7 +591,11 @@ export async function acceptCode(
 
 /** The kinds of one-time tokens (migrations/0007_widen_one_time_tokens.sql). */
 export type OneTimeTokenType =
-  'recovery' | 'magiclink' | 'signup' | 'email_change' | 'reauthentication'
+  | 'recovery'
+  | 'magiclink'
+  | 'signup'
+  | 'email_change'
+  | 'reauthentication'
 
 /** A random six-digit code, every value equally likely. */
 function sixDigitCode() {

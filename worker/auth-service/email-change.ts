@@ -59,7 +59,9 @@ export async function askEmailChange(c: Context<AppEnv>, user: UserRow, newEmail
 
 /** What using one of a change's links or codes came to. */
 export type ChangeOutcome =
-  { done: UserRow } | { waiting: true } | { refused: 'otp_expired' | 'email_exists' }
+  | { done: UserRow }
+  | { waiting: true }
+  | { refused: 'otp_expired' | 'email_exists' }
 
 /**
  * A spent `email_change` link of `user`, sent to `sentTo`: the first of a secure change's two

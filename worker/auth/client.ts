@@ -73,7 +73,8 @@ async function call<T>(
       : unavailable
   }
   const body = (await withTimeout(res.json(), timeoutMs).catch(() => null)) as
-    (T & { error_code?: string; msg?: string }) | null
+    | (T & { error_code?: string; msg?: string })
+    | null
   if (res.ok && body !== null) return { ok: true, data: body }
   if (res.ok) return { ok: true, data: undefined as T }
   return {

@@ -121,7 +121,8 @@ export type ChallengeRefusal =
   | 'unconfigured'
 
 export type ChallengeResult =
-  { ok: true; skipped?: true } | { ok: false; reason: ChallengeRefusal; errorCodes: string[] }
+  | { ok: true; skipped?: true }
+  | { ok: false; reason: ChallengeRefusal; errorCodes: string[] }
 
 const Answer = v.object({
   success: v.boolean(),

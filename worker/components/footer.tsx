@@ -45,6 +45,7 @@ const badgeClass = 'flex items-center gap-2 rounded-full border border-white/15 
 /** Site footer (SPEC §2). */
 export function Footer() {
   const { t, config } = usePage()
+  // oxlint-disable-next-line react/purity -- rendered on the server only, once per request
   const year = new Date().getUTCFullYear()
   return (
     <footer className="bg-ink-900 text-slate-300">

@@ -20,7 +20,8 @@ type Purpose = LinkClaims['p']
 export type LinkOf<P extends Purpose> = Extract<LinkClaims, { p: P }>
 
 export type OpenedLink<P extends Purpose> =
-  { ok: true; claims: LinkOf<P> } | { ok: false; reason: 'expired' | 'invalid' }
+  | { ok: true; claims: LinkOf<P> }
+  | { ok: false; reason: 'expired' | 'invalid' }
 
 /** How long each kind of link works. */
 export const LINK_SECONDS = {

@@ -56,6 +56,7 @@ export function PageTail(props: TailProps) {
     )
   const { quiet, consent, trackers } = props
   // the footer's copyright year is the only thing of the clock in it
+  // oxlint-disable-next-line react/purity -- rendered on the server only, once per request
   const key = `${c.get('lang')}.${quiet}.${consent}.${trackers}.${new Date().getUTCFullYear()}`
   let variants = tails.get(config)
   if (!variants) tails.set(config, (variants = new Map()))
