@@ -24,7 +24,10 @@ describe('the Node the project runs on', () => {
         const range = entry.engines!.node!
         return !semver.satisfies(process.version, range, { includePrerelease: true })
       })
-      .map(([path, entry]) => `${path.replace(/^.*node_modules\//, '')} wants node ${entry.engines!.node}`)
+      .map(
+        ([path, entry]) =>
+          `${path.replace(/^.*node_modules\//, '')} wants node ${entry.engines!.node}`,
+      )
     expect(unsupported).toEqual([])
   })
 })
