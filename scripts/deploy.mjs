@@ -37,6 +37,7 @@ import {
 import {
   accountApi,
   checkAccount,
+  cloudflareBuildOutput,
   dash,
   oversizeMigrations,
   reviewSettings,
@@ -191,11 +192,12 @@ function smoke(url, version, token) {
 /** The pre-flight; what the rest of the deploy needs to know, or the refusals. */
 async function preflight() {
   step('1. pre-flight (creates nothing)')
-  const refusals = [...oversizeMigrations(DATABASE.migrations_dir)]
+  const oversize = oversizeMigrations(DATABASE.migrations_dir)
+  const refusals = [...oversize, ...cloudflareBuildOutput()]
   const warnings = []
   const skipped = []
   say(
-    `migrations: ${readdirSync(DATABASE.migrations_dir).filter((f) => f.endsWith('.sql')).length} files, none over 100 KB${refusals.length ? ' (but see below)' : ''}`,
+    `migrations: ${readdirSync(DATABASE.migrations_dir).filter((f) => f.endsWith('.sql')).length} files, none over 100 KB${oversize.length ? ' (but see below)' : ''}`,
   )
 
   const bundle = wranglerRun(['deploy', '--dry-run', '--var', 'ENVIRONMENT:production'])

@@ -154,6 +154,30 @@ export function oversizeMigrations(dir) {
 }
 
 /**
+ * A Cloudflare Build Output (`.cloudflare/output/v<N>`, what a build for the `cf` CLI leaves):
+ * wrangler 4.164's `deploy` and `versions upload` refuse a project that has one (its
+ * assertNoCloudflareBuildOutput), but not with --dry-run, so the pre-flight looks for it.
+ */
+export function cloudflareBuildOutput(root = '.') {
+  let entries = []
+  try {
+    entries = readdirSync(join(root, '.cloudflare/output'), { withFileTypes: true })
+  } catch {
+    return []
+  }
+  if (
+    !entries.some((e) => (e.isDirectory() || e.isSymbolicLink()) && /^v(0|[1-9]\d*)$/.test(e.name))
+  )
+    return []
+  return [
+    {
+      what: 'a Cloudflare Build Output is at .cloudflare/output (a build for the `cf` CLI): wrangler deploy and versions upload refuse to deploy a project that has one',
+      fix: 'delete .cloudflare/output (left from an earlier build?), then run again',
+    },
+  ]
+}
+
+/**
  * Who is logged in, and on which account: `{ state: 'ok', accountId, account }`, or why not
  * (`logged-out`, `offline`, `several`, `unknown-account`) with what to do.
  */

@@ -369,6 +369,17 @@ describe.concurrent('npm run deploy stops before it creates anything', () => {
     expect(stderr).toContain('--allow-free-plan')
   })
 
+  it('when a Cloudflare Build Output is in the project (wrangler 4.164 refuses to deploy it, but not in a --dry-run)', async () => {
+    const project = setup()
+    mkdirSync(join(project.dir, '.cloudflare/output/v0'), { recursive: true })
+    const result = await deploy(project, [ok.allowNoMail, ok.allowNoChallenge])
+    expect(result.code, result.output).toBe(1)
+    expect(changes(result.calls)).toEqual([])
+    expect(result.stderr).toContain('The deploy stops here, before it creates anything')
+    expect(result.stderr).toContain('a Cloudflare Build Output is at .cloudflare/output')
+    expect(result.stderr).toContain('delete .cloudflare/output')
+  })
+
   it('when `secret list` fails for another reason than "Worker not found": no key is generated', async () => {
     const project = setup(deployed({ secretListFailures: 1 }))
     const keysBefore = read(project.state).secretsUploaded
