@@ -11,7 +11,10 @@ export const inboxURL = () => inject('mailCatcherURL')
 export async function mailTo(to: string, subject?: RegExp, timeoutMs = 60_000) {
   const deadline = Date.now() + timeoutMs
   while (Date.now() < deadline) {
-    const list = (await (await fetch(`${inboxURL()}/api/email`)).json()) as {
+    // only the address's (maildev filters by field): the whole inbox, every 250 ms from each
+    // waiting test, was hundreds of messages by the end of a run
+    const mine = `${inboxURL()}/api/email?to.address=${encodeURIComponent(to)}`
+    const list = (await (await fetch(mine)).json()) as {
       id: string
       subject: string
       to: { address: string }[]
