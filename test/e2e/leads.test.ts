@@ -24,27 +24,20 @@ async function notice(page: Page, role: 'status' | 'alert' = 'status') {
 describe('welcome popup', () => {
   it('opens about 2 s after load, traps focus, closes on Escape and never comes back', async () => {
     const page = await open('/about', { welcome: true })
-    // When it opens, by the page's own clock (ms since navigation): a test that slept 1.2 s
-    // after goto and looked was wrong whenever a busy machine returned from goto late.
-    await page.addInitScript(() =>
-      document.addEventListener('DOMContentLoaded', () => {
-        const popup = document.getElementById('welcome-popup') as HTMLDialogElement
-        new MutationObserver(() => {
-          if (popup.open) document.documentElement.dataset.popupAt ??= String(performance.now())
-        }).observe(popup, { attributes: true })
-      }),
-    )
+    // The 2 s are the page's own timer: the test holds the page's clock from before the page
+    // loads and moves it itself (a test that slept and looked, or measured real time, was wrong
+    // whenever a busy machine was late).
+    await page.clock.install()
+    await page.clock.pauseAt(Date.now() + 60_000)
     await page.reload() // not yet closed, so it comes again
     const dialog = page.locator('#welcome-popup')
-    await dialog.waitFor({ state: 'visible', timeout: 15_000 })
-    const { openedAt, ready } = await page.evaluate(() => ({
-      openedAt: Number(document.documentElement.dataset.popupAt),
-      ready: (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming)
-        .domContentLoadedEventEnd,
-    }))
-    // 2 s after the page's script starts (before DOMContentLoaded ends), never sooner
-    expect(openedAt).toBeGreaterThanOrEqual(2000)
-    expect(openedAt).toBeLessThan(ready + 2000 + 1500)
+    // the page's script has run, no time gone on its clock
+    await hydrated(page)
+    // 2 s after the page appears (its first frame), never sooner
+    await page.clock.runFor(2000)
+    expect(await dialog.isVisible()).toBe(false)
+    await page.clock.runFor(100)
+    expect(await dialog.isVisible()).toBe(true)
     expect(await dialog.evaluate((d: HTMLDialogElement) => d.open && d.matches(':modal'))).toBe(
       true,
     )
@@ -58,36 +51,50 @@ describe('welcome popup', () => {
     await page.keyboard.press('Escape')
     expect(await dialog.isVisible()).toBe(false)
     // the dialog's close event comes a task later
-    await page.waitForFunction(() => localStorage.getItem('welcome-popup-seen') === '1', null, {
-      timeout: 2000,
-    })
+    await page.waitForFunction(() => localStorage.getItem('welcome-popup-seen') === '1')
     await page.reload()
-    await page.waitForTimeout(3000)
+    await hydrated(page)
+    // a minute of the page's time: it stays closed
+    await page.clock.runFor(60_000)
     expect(await dialog.isVisible()).toBe(false)
     await page.context().close()
   })
 
   it('on the first page of a visit, opens 2 s after the splash has faded, not over it', async () => {
     const page = await open('/favicon.svg', { welcome: true, splash: true })
+    // The splash is a CSS animation: DevTools' animation speed holds it still (a phone slow
+    // enough to show it for ever) until the test lets it fade. The popup's 2 s are the page's
+    // own timer, on the page's clock, which the test holds and moves itself.
+    const devtools = await page.context().newCDPSession(page)
+    await devtools.send('Animation.enable')
+    await devtools.send('Animation.setPlaybackRate', { playbackRate: 0 })
+    await page.clock.install()
+    await page.clock.pauseAt(Date.now() + 60_000)
     await page.context().addInitScript(() =>
       addEventListener(
         'animationend',
         (e) => {
-          if ((e.target as Element).id === 'splash')
-            Object.assign(window, { splashEnd: performance.now() })
+          if ((e.target as Element).id === 'splash') Object.assign(window, { splashEnd: true })
         },
         true,
       ),
     )
     await page.goto('/')
     const dialog = page.locator('#welcome-popup')
-    await page.waitForFunction(() => 'splashEnd' in window, null, { timeout: 5000 })
+    await hydrated(page)
+    // however long the splash stays, the popup does not open over it
+    await page.clock.runFor(10_000)
+    expect(await page.locator('#splash').isVisible()).toBe(true)
     expect(await dialog.isVisible()).toBe(false)
-    await dialog.waitFor({ state: 'visible', timeout: 4000 })
-    const gap = await page.evaluate(
-      () => performance.now() - (window as unknown as { splashEnd: number }).splashEnd,
-    )
-    expect(gap).toBeGreaterThanOrEqual(1900)
+    // the splash fades; the page's clock stands still meanwhile
+    await devtools.send('Animation.setPlaybackRate', { playbackRate: 1 })
+    await page.waitForFunction(() => 'splashEnd' in window)
+    expect(await dialog.isVisible()).toBe(false)
+    // 2 s of the page's time after it has faded, not sooner
+    await page.clock.runFor(1999)
+    expect(await dialog.isVisible()).toBe(false)
+    await page.clock.runFor(100)
+    expect(await dialog.isVisible()).toBe(true)
     await page.context().close()
   })
 
@@ -99,9 +106,8 @@ describe('welcome popup', () => {
       if (how === 'button') await dialog.getByRole('button', { name: 'Close' }).click()
       else await page.mouse.click(5, 5)
       expect(await dialog.isVisible(), how).toBe(false)
-      await page.waitForFunction(() => localStorage.getItem('welcome-popup-seen') === '1', null, {
-        timeout: 2000,
-      })
+      // the dialog's close event comes a task later
+      await page.waitForFunction(() => localStorage.getItem('welcome-popup-seen') === '1')
       await page.context().close()
     }
   })
@@ -122,15 +128,18 @@ describe('welcome popup', () => {
 
     await dialog.getByLabel('Your name').fill('Popup Person')
     await dialog.getByLabel('Your email').fill(email)
-    // hold the answer back to see the submitting state
+    // the answer is held back until the submitting state has been seen
+    let answer = () => {}
+    const seen = new Promise<void>((resolve) => (answer = resolve))
     await page.route('**/api/email-signup', async (route) => {
-      await new Promise((r) => setTimeout(r, 600))
+      await seen
       await route.continue()
     })
     await dialog.getByRole('button', { name: 'Send me the free guide' }).click()
     const busy = dialog.getByRole('button', { name: 'Sending…' })
     await busy.waitFor()
     expect(await busy.isDisabled()).toBe(true)
+    answer()
     expect(await notice(page)).toEqual({
       title: 'Success!',
       text: 'Check your email for your free Digital Marketing Starter Guide!',
