@@ -28,16 +28,21 @@ describe('splash loader', () => {
     const splash = page.locator('#splash')
     expect(await splash.evaluate((el) => getComputedStyle(el).animationDelay)).toBe('1.5s')
     expect(await splash.evaluate((el) => getComputedStyle(el).animationDuration)).toBe('0.3s')
-    const started = await splash.evaluate((el) => Number(el.getAnimations()[0].startTime))
-    await page.waitForFunction(() => 'splashEnd' in window, null, { timeout: 5000 })
+    const { started, endTime } = await splash.evaluate((el) => {
+      const [fade] = el.getAnimations()
+      return { started: Number(fade.startTime), endTime: fade.effect!.getComputedTiming().endTime }
+    })
+    // gone 1.8 s after its start, on the page's timeline
+    expect(endTime).toBe(1800)
+    await page.waitForFunction(() => 'splashEnd' in window)
     const { end, paint, hidden } = await page.evaluate(() => ({
       end: (window as unknown as { splashEnd: number }).splashEnd,
       paint: performance.getEntriesByName('first-paint')[0].startTime,
       hidden: getComputedStyle(document.getElementById('splash')!).visibility === 'hidden',
     }))
     expect(started).toBeLessThanOrEqual(paint)
+    // and not before (when it is seen to end is the machine's: a busy one draws late)
     expect(end - started).toBeGreaterThan(1750)
-    expect(end - started).toBeLessThan(2400)
     expect(hidden).toBe(true)
     // the page underneath was there all along: no layout shift when it goes
     expect(await page.getByRole('heading', { level: 1 }).isVisible()).toBe(true)
