@@ -6,7 +6,7 @@ import {
   type Page,
 } from 'playwright-core'
 import sharp from 'sharp'
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { afterAll, beforeAll, describe, inject, it, vi, type ExpectStatic } from 'vitest'
 import en from '../../locales/en.json'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/lib/server.mjs'
 import { PHONE } from './browser'
@@ -18,8 +18,9 @@ import { signInStaff } from './staff'
 // island, public and desk, in English and Arabic; the counters and the preview start from it.
 // And a form sent twice in a row (a double tap) stores one item.
 
-/** How late the page's scripts arrive. */
-const SCRIPT_DELAY_MS = 3000
+// One Chromium for the file and a context per phone (its own address and cookies): the phones
+// wait on their scripts and on the server, not on each other, so several go at once.
+vi.setConfig({ maxConcurrency: 6 })
 
 let browser: Browser
 beforeAll(async () => {
@@ -42,12 +43,24 @@ async function phoneContext(): Promise<BrowserContext> {
   return context
 }
 
-/** Every script of the site (its entry and the islands' chunks) held back SCRIPT_DELAY_MS. */
-async function slowScripts(page: Page) {
+/**
+ * Every script of the site (its entry and the islands' chunks) held back until the test has
+ * typed and `release()`s them: they come late however long the typing takes on a busy machine.
+ * `hold()` holds them again, for the next page.
+ */
+async function lateScripts(page: Page) {
+  let release = () => {}
+  let scripts = Promise.resolve()
+  const hold = () => {
+    scripts = new Promise<void>((resolve) => (release = resolve))
+  }
+  hold()
   await page.route(/\/assets\/.*\.js$/, async (route) => {
-    await new Promise((r) => setTimeout(r, SCRIPT_DELAY_MS))
-    await route.continue()
+    await scripts
+    // a script of a page left meanwhile is not asked for any more
+    await route.continue().catch(() => {})
   })
+  return { hold, release: () => release() }
 }
 
 type Typed = { selector: string; kind: string; value: string }
@@ -56,7 +69,7 @@ type Typed = { selector: string; kind: string; value: string }
  * Types into every field a person can reach on the page, before its scripts have run: text,
  * textarea, select, checkbox, radio. Returns what each should still hold.
  */
-async function typeEverywhere(page: Page, lang: string): Promise<Typed[]> {
+async function typeEverywhere(page: Page, lang: string, expect: ExpectStatic): Promise<Typed[]> {
   const fields = await page.evaluate(() =>
     [
       ...document.querySelectorAll<HTMLElement>(
@@ -155,10 +168,13 @@ async function hydrated(page: Page) {
     undefined,
     { timeout: 30_000 },
   )
-  await page.waitForTimeout(300)
+  // An island is marked done when React is asked to hydrate it (client/entry.ts); React then
+  // renders it in slices, one task each, commits, and runs its effects in a task of their own.
+  // Chromium runs an idle callback only once no other task is waiting: after all of that.
+  await page.evaluate(() => new Promise((resolve) => requestIdleCallback(resolve)))
 }
 
-async function stillTyped(page: Page, typed: Typed[]) {
+async function stillTyped(page: Page, typed: Typed[], expect: ExpectStatic) {
   for (const t of typed) {
     const el = page.locator(t.selector)
     if (t.kind === 'checked') expect(String(await el.isChecked()), t.selector).toBe(t.value)
@@ -178,119 +194,15 @@ async function scrollThrough(page: Page) {
   })
 }
 
-const PUBLIC = ['/', '/contact', '/book', '/blog/shopify-seo-guide']
-
-describe.each(['en', 'ar'])('a phone whose scripts come late, in %s', (lang) => {
-  it.each(PUBLIC)('keeps what was typed into %s before its islands hydrated', async (path) => {
-    const context = await phoneContext()
-    try {
-      const page = await context.newPage()
-      const errors: string[] = []
-      page.on('pageerror', (e) => errors.push(e.message))
-      await slowScripts(page)
-      await page.goto(`${path}?lang=${lang}`, { waitUntil: 'domcontentloaded' })
-      const started = Date.now()
-      const typed = await typeEverywhere(page, lang)
-      // typed while the scripts were still on their way
-      expect(Date.now() - started).toBeLessThan(SCRIPT_DELAY_MS)
-      expect(await page.evaluate(() => document.body.hasAttribute('data-hydrated'))).toBe(false)
-      await scrollThrough(page)
-      await hydrated(page)
-      await stillTyped(page, typed)
-      expect(errors).toEqual([])
-    } finally {
-      await context.close()
-    }
-  })
-
-  it('keeps what was typed into a new article and a newsletter, with its counts and preview', async () => {
-    const context = await phoneContext()
-    try {
-      const page = await context.newPage()
-      await signInStaff(page)
-      await context.addCookies([
-        { name: 'preferred-language', value: lang, url: inject('baseURL') },
-      ])
-      // a newsletter to write in
-      await page.goto('/desk/newsletters')
-      await page.locator('main form[action="/desk/newsletters"] button[type=submit]').click()
-      await page.waitForURL(/\/desk\/newsletters\/\d+/)
-      const newsletter = new URL(page.url()).pathname
-
-      await slowScripts(page)
-      for (const path of ['/desk/content/article/new', newsletter]) {
-        const errors: string[] = []
-        const onError = (e: Error) => errors.push(e.message)
-        const onConsole = (m: ConsoleMessage) => m.type() === 'error' && errors.push(m.text())
-        page.on('pageerror', onError)
-        page.on('console', onConsole)
-        await page.goto(path, { waitUntil: 'domcontentloaded' })
-        const typed = await typeEverywhere(page, lang)
-        expect(await page.evaluate(() => document.body.hasAttribute('data-hydrated'))).toBe(false)
-        await hydrated(page)
-        expect(errors).toEqual([])
-        await stillTyped(page, typed)
-        // the count under a counted field and the Markdown's preview follow what was typed
-        const body = page.locator('textarea[name$="body"]').first()
-        const text = await body.inputValue()
-        const word = lang === 'ar' ? 'كُتب قبل السكربت' : 'Typed before the script'
-        expect(text).toContain(word)
-        await expect
-          .poll(() => page.locator('.prose').first().textContent(), { timeout: 10_000 })
-          .toContain(word)
-        const counted = page.locator('[id$="-count"]').first()
-        const countedId = (await counted.getAttribute('id'))!.replace(/-count$/, '')
-        const n = [...(await page.locator(`[id="${countedId}"]`).inputValue()).trim()].length
-        expect(await counted.textContent()).toContain(String(n))
-        expect(errors).toEqual([])
-        page.off('pageerror', onError)
-        page.off('console', onConsole)
-      }
-    } finally {
-      await context.close()
-    }
-  })
-})
-
-describe('a double tap', () => {
-  it('on a desk form posted by the browser saves one item, its button busy meanwhile', async () => {
-    const context = await phoneContext()
-    try {
-      const page = await context.newPage()
-      await signInStaff(page)
-      const before = await query<{ n: number }>('SELECT count(*) AS n FROM newsletter_issues')
-      await page.goto('/desk/newsletters')
-      await page.waitForSelector('body[data-hydrated]', { state: 'attached' })
-      const button = page.locator('main form[action="/desk/newsletters"] button[type=submit]')
-      // the answer held back, as on a slow connection, so the second tap comes during the post
-      await page.route('**/desk/newsletters', async (route) => {
-        if (route.request().method() === 'POST') await new Promise((r) => setTimeout(r, 1500))
-        await route.continue()
-      })
-      // two taps in a row, then what the button says between them and after
-      const seen = await button.evaluate((b: HTMLButtonElement) => {
-        b.click()
-        const busy = [b.getAttribute('aria-busy'), b.textContent]
-        b.click()
-        return busy
-      })
-      expect(seen).toEqual(['true', en.forms.sending])
-      await page.waitForURL(/\/desk\/newsletters\/\d+/)
-      const after = await query<{ n: number }>('SELECT count(*) AS n FROM newsletter_issues')
-      expect(after[0]!.n - before[0]!.n).toBe(1)
-    } finally {
-      await context.close()
-    }
-  })
-})
-
-describe('a phone photo', () => {
+// First, as it takes longest: its sizes are made while the other phones type.
+describe.concurrent('a phone photo', () => {
   it(
     'saves with its article before its sizes are made, which the page serves once made',
     { timeout: 180_000 },
-    async () => {
-      // a phone's photo as a camera makes it: 4032×3024, fine detail (about 2.7 MB), where it was taken
-      const photo = await sharp({
+    async ({ expect }) => {
+      // a phone's photo as a camera makes it: 4032×3024, fine detail (about 2.7 MB), where it was
+      // taken; made while the staff member signs in
+      const photoMade = sharp({
         create: {
           width: 4032,
           height: 3024,
@@ -303,11 +215,11 @@ describe('a phone photo', () => {
         .jpeg({ quality: 88 })
         .withExifMerge({ IFD0: { Make: 'Phone', Model: 'Camera' }, IFD3: { GPSLatitudeRef: 'N' } })
         .toBuffer()
-      expect(photo.byteLength).toBeGreaterThan(2_000_000)
       const context = await phoneContext()
       try {
         const page = await context.newPage()
-        await signInStaff(page)
+        const [photo] = await Promise.all([photoMade, signInStaff(page)])
+        expect(photo.byteLength).toBeGreaterThan(2_000_000)
         const slug = `phone-photo-${crypto.randomUUID().slice(0, 6)}`
         await page.goto('/desk/content/article/new')
         await page.waitForSelector('body[data-hydrated]', { state: 'attached' })
@@ -354,7 +266,9 @@ describe('a phone photo', () => {
            FROM content_items i WHERE slug = '${slug}'`,
         )
         expect(revisions).toBe(1)
-        // its sizes within a minute, then the page's srcset names files that are those sizes
+        // its sizes, then the page's srcset names files that are those sizes (the poll's limit is
+        // a hang guard: the local Images binding encodes six AVIFs in the server's process, half
+        // a minute on a busy two-core machine while the file's other phones run)
         let made = 0
         await expect
           .poll(
@@ -366,7 +280,7 @@ describe('a phone photo', () => {
                 )
               )[0]!.s
             },
-            { timeout: 60_000, interval: 500 },
+            { timeout: 120_000, interval: 500 },
           )
           .toBe('done')
         console.log(`its sizes made ${made} ms after the save was sent`)
@@ -388,4 +302,143 @@ describe('a phone photo', () => {
       }
     },
   )
+})
+
+const PUBLIC = ['/', '/contact', '/book', '/blog/shopify-seo-guide']
+
+// Each phone in a context of its own, all at once: each waits on its own scripts and server.
+describe.concurrent.each(['en', 'ar'])('a phone whose scripts come late, in %s', (lang) => {
+  it.for(PUBLIC)(
+    'keeps what was typed into %s before its islands hydrated',
+    async (path, { expect }) => {
+      const context = await phoneContext()
+      try {
+        const page = await context.newPage()
+        const errors: string[] = []
+        page.on('pageerror', (e) => errors.push(e.message))
+        const scripts = await lateScripts(page)
+        await page.goto(`${path}?lang=${lang}`, { waitUntil: 'domcontentloaded' })
+        const typed = await typeEverywhere(page, lang, expect)
+        // typed while the scripts were still on their way: none has run
+        expect(await page.evaluate(() => document.body.hasAttribute('data-hydrated'))).toBe(false)
+        scripts.release()
+        await scrollThrough(page)
+        await hydrated(page)
+        await stillTyped(page, typed, expect)
+        expect(errors).toEqual([])
+      } finally {
+        await context.close()
+      }
+    },
+  )
+
+  it('keeps what was typed into a new article and a newsletter, with its counts and preview', async ({
+    expect,
+  }) => {
+    const context = await phoneContext()
+    try {
+      const page = await context.newPage()
+      await signInStaff(page)
+      await context.addCookies([
+        { name: 'preferred-language', value: lang, url: inject('baseURL') },
+      ])
+      // a newsletter to write in
+      await page.goto('/desk/newsletters')
+      await page.locator('main form[action="/desk/newsletters"] button[type=submit]').click()
+      await page.waitForURL(/\/desk\/newsletters\/\d+/)
+      const newsletter = new URL(page.url()).pathname
+
+      const scripts = await lateScripts(page)
+      for (const path of ['/desk/content/article/new', newsletter]) {
+        scripts.hold()
+        const errors: string[] = []
+        const onError = (e: Error) => errors.push(e.message)
+        const onConsole = (m: ConsoleMessage) => m.type() === 'error' && errors.push(m.text())
+        page.on('pageerror', onError)
+        page.on('console', onConsole)
+        await page.goto(path, { waitUntil: 'domcontentloaded' })
+        const typed = await typeEverywhere(page, lang, expect)
+        expect(await page.evaluate(() => document.body.hasAttribute('data-hydrated'))).toBe(false)
+        scripts.release()
+        await hydrated(page)
+        expect(errors).toEqual([])
+        await stillTyped(page, typed, expect)
+        // the count under a counted field and the Markdown's preview follow what was typed
+        const body = page.locator('textarea[name$="body"]').first()
+        const text = await body.inputValue()
+        const word = lang === 'ar' ? 'كُتب قبل السكربت' : 'Typed before the script'
+        expect(text).toContain(word)
+        await expect
+          .poll(() => page.locator('.prose').first().textContent(), { timeout: 10_000 })
+          .toContain(word)
+        const counted = page.locator('[id$="-count"]').first()
+        const countedId = (await counted.getAttribute('id'))!.replace(/-count$/, '')
+        const n = [...(await page.locator(`[id="${countedId}"]`).inputValue()).trim()].length
+        expect(await counted.textContent()).toContain(String(n))
+        expect(errors).toEqual([])
+        page.off('pageerror', onError)
+        page.off('console', onConsole)
+      }
+    } finally {
+      await context.close()
+    }
+  })
+})
+
+describe.concurrent('a double tap', () => {
+  it('on a desk form posted by the browser saves one item, its button busy meanwhile', async ({
+    expect,
+  }) => {
+    const context = await phoneContext()
+    try {
+      const page = await context.newPage()
+      const staff = await signInStaff(page)
+      await page.goto('/desk/newsletters')
+      await page.waitForSelector('body[data-hydrated]', { state: 'attached' })
+      const button = page.locator('main form[action="/desk/newsletters"] button[type=submit]')
+      // a slow server: a post reaches it at once, its answer comes only once the second tap has
+      // come (a post the page sent twice would reach it twice)
+      let reached = () => {}
+      const firstPost = new Promise<void>((resolve) => (reached = resolve))
+      let answer = () => {}
+      const answered = new Promise<void>((resolve) => (answer = resolve))
+      await page.route('**/desk/newsletters', async (route) => {
+        if (route.request().method() !== 'POST') return route.continue()
+        const response = await route.fetch({ maxRedirects: 0 })
+        reached()
+        await answered
+        // the answer to a post the page has dropped (a second one took its place) goes nowhere
+        await route.fulfill({ response }).catch(() => {})
+      })
+      // what the page asks to learn that its first post is at the server (the test's own URL:
+      // while a page's post is pending, Chromium runs no new evaluation in it)
+      await page.route('**/__test/first-post', async (route) => {
+        await firstPost
+        await route.fulfill({ status: 204 })
+      })
+      // two taps, the second while the first post is at the server and its answer not yet come;
+      // what the button says after each
+      const seen = await button.evaluate(async (b: HTMLButtonElement) => {
+        const look = () => [b.getAttribute('aria-busy'), b.textContent]
+        b.click()
+        const first = look()
+        await fetch('/__test/first-post')
+        b.click()
+        return [first, look()]
+      })
+      expect(seen).toEqual([
+        ['true', en.forms.sending],
+        ['true', en.forms.sending],
+      ])
+      answer()
+      await page.waitForURL(/\/desk\/newsletters\/\d+/)
+      // the newsletters this staff member made (the file's other phones make theirs meanwhile)
+      const [{ n }] = await query<{ n: number }>(
+        `SELECT count(*) AS n FROM newsletter_issues WHERE created_by = '${staff}'`,
+      )
+      expect(n).toBe(1)
+    } finally {
+      await context.close()
+    }
+  })
 })
