@@ -15,9 +15,7 @@ import { mailTo } from './inbox'
 // sent twice. Without JavaScript the answer keeps what was typed and says JavaScript is needed.
 // Every form that needs the challenge, in English and Arabic at 390 px.
 
-/** How late every script of the site (its entry, the islands', the challenge's) arrives. */
-const SCRIPT_DELAY_MS = 5000
-/** Hang guard for what waits on the late scripts (two of them in a row, then the send). */
+/** Hang guard for every wait of a phone (a page, the late scripts, the send). */
 const LATE = { timeout: 120_000 }
 
 const DICTS = { en, ar }
@@ -29,7 +27,7 @@ const PASSWORD = 'correct horse 1'
 
 // One Chromium for the file and a context per phone (its own address and cookies: the sign-up
 // signs its phone in, and the per-IP form limit counts each phone's posts alone). A phone spends
-// most of its time waiting on its late scripts, so eight of them wait at once.
+// most of its time waiting on the server and its mail, so eight of them wait at once.
 vi.setConfig({ maxConcurrency: 8 })
 
 let browser: Browser
@@ -40,11 +38,11 @@ afterAll(() => browser?.close())
 
 /**
  * A phone of its own (its own address, so the per-IP form limit meets nobody else's posts): its
- * scripts late, or JavaScript off. Every script of the site comes SCRIPT_DELAY_MS after it is
- * asked for, and none before the visitor has pressed (`pressed()`): on a busy machine the test
- * may take longer than that to type, and the press must still come first. `popup`: the welcome
- * popup may open; its page's entry, which opens it, is not held for the press (its form's
- * script is).
+ * scripts late, or JavaScript off. No script of the site (its entry, the islands', the
+ * challenge's) comes until the test lets them (`release()`), once the visitor has pressed and
+ * the answer has been read (`answerRead`): however long a busy machine takes to type or to
+ * answer, the press and the answer come first. `popup`: the welcome popup may open; its page's
+ * entry, which opens it, comes at once (its form's script does not).
  */
 async function phone({ javaScript = true, popup = false, audit = false } = {}) {
   const context = await browser.newContext({
@@ -57,8 +55,8 @@ async function phone({ javaScript = true, popup = false, audit = false } = {}) {
   })
   // a hang guard for every wait of the phone: on a busy machine a page can take half a minute
   context.setDefaultTimeout(LATE.timeout)
-  let pressed = () => {}
-  const press = new Promise<void>((resolve) => (pressed = resolve))
+  let release = () => {}
+  const released = new Promise<void>((resolve) => (release = resolve))
   if (javaScript) {
     await context.addInitScript((welcome) => {
       if (!welcome) localStorage.setItem('welcome-popup-seen', '1')
@@ -66,21 +64,22 @@ async function phone({ javaScript = true, popup = false, audit = false } = {}) {
     }, popup)
     // `audit`: the site's scripts never come, and the page stays as a late phone first sees it
     if (audit) await context.route(/\/assets\/.*\.js$/, (route) => route.abort())
-    else
+    else {
+      // the entry of the popup's page (the first one it asks for) opens the popup
+      let opener = popup
       await context.route(/\/assets\/.*\.js$/, async (route) => {
         const entry = /\/entry-[\w-]+\.js$/.test(route.request().url())
-        await Promise.all([
-          new Promise((r) => setTimeout(r, SCRIPT_DELAY_MS)),
-          popup && entry ? undefined : press,
-        ])
+        if (opener && entry) opener = false
+        else await released
         // a script of a page the press has left is not asked for any more
         await route.continue().catch(() => {})
       })
+    }
   }
   const page = await context.newPage()
   const errors: string[] = []
   page.on('pageerror', (e) => errors.push(e.message))
-  return Object.assign(page, { errors, scripts: javaScript, pressed })
+  return Object.assign(page, { errors, scripts: javaScript, release })
 }
 type Phone = Awaited<ReturnType<typeof phone>>
 
@@ -89,6 +88,17 @@ async function early(page: Phone, path: string, expect: ExpectStatic) {
   await page.goto(path, { waitUntil: 'domcontentloaded' })
   if (page.scripts)
     expect(await page.evaluate(() => document.body.hasAttribute('data-hydrated'))).toBe(false)
+}
+
+/**
+ * The answer to the press has been read up to its own script, which says the form goes on by
+ * itself once the site's scripts have come; they have not.
+ */
+async function answerRead(page: Page, t: Dict, expect: ExpectStatic) {
+  await expect
+    .poll(() => page.locator('[data-resume-note]').textContent(), LATE)
+    .toBe(t.forms.resume_text)
+  expect(await page.evaluate(() => document.body.hasAttribute('data-hydrated'))).toBe(false)
 }
 
 /**
@@ -378,8 +388,9 @@ describe.concurrent.each(['en', 'ar'] as const)('pressed before the scripts came
     const page = await phone({ popup: name === 'the welcome popup' })
     try {
       const typed = await flow.press(page, t, lang, expect)
-      // the scripts come from now on, SCRIPT_DELAY_MS after each is asked for
-      page.pressed()
+      await answerRead(page, t, expect)
+      // the scripts come now, to a page read and waiting for them
+      page.release()
       await flow.done(page, t, typed, expect)
       expect(page.errors).toEqual([])
     } finally {
@@ -422,11 +433,8 @@ describe.concurrent.each(['en', 'ar'] as const)('axe on the answers, at 390 px (
       const found: Record<string, string[]> = {}
       for (const name of withForm) {
         await FLOWS[name]!.press(page, t, lang, expect)
-        // the page's own script has said it goes on by itself (once the page has been read up
-        // to it), the site's scripts still to come
-        await expect
-          .poll(() => page.locator('[data-resume-note]').textContent())
-          .toBe(t.forms.resume_text)
+        // the page's own script has said it goes on by itself, the site's scripts still to come
+        await answerRead(page, t, expect)
         found[name] = await seriousViolations(page)
       }
       expect(found).toEqual(Object.fromEntries(withForm.map((name) => [name, []])))
