@@ -131,7 +131,7 @@ const siteDatabase = () => (siteMigrated ??= migrate(SITE_STATE))
 /** CPU of the built worker's fetch handler in this (single-threaded) Node process. */
 async function benchRender() {
   await siteDatabase()
-  const { Miniflare } = await import('miniflare')
+  const { Miniflare } = await import('./lib/miniflare-v4.mjs')
   const mf = new Miniflare({
     modules: true,
     script: 'export default { fetch: () => new Response() }',
@@ -260,7 +260,7 @@ function builtWorker(path) {
  */
 async function benchWorkerd() {
   await siteDatabase()
-  const { Miniflare } = await import('miniflare')
+  const { Miniflare } = await import('./lib/miniflare-v4.mjs')
   const results = {}
   for (const path of ['miss', 'hit']) {
     const options = await withInspector(builtWorker(path))
@@ -318,7 +318,7 @@ async function benchWorkerd() {
  */
 async function bothMeasures() {
   await siteDatabase()
-  const { Miniflare } = await import('miniflare')
+  const { Miniflare } = await import('./lib/miniflare-v4.mjs')
   const { request } = await import('undici')
   const port = await freePort()
   const known = new Set(readdirSync('/proc'))
@@ -373,7 +373,7 @@ async function bothMeasures() {
  */
 async function benchThread() {
   await siteDatabase()
-  const { Miniflare } = await import('miniflare')
+  const { Miniflare } = await import('./lib/miniflare-v4.mjs')
   const { request } = await import('undici')
   const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
   const results = {}
@@ -841,7 +841,7 @@ const withLang = (path, lang) => `${path}${path.includes('?') ? '&' : '?'}lang=$
  */
 async function benchDeskRender() {
   register('./lib/workers-modules.mjs', import.meta.url)
-  const { Miniflare } = await import('miniflare')
+  const { Miniflare } = await import('./lib/miniflare-v4.mjs')
   const { base, cookie, paths, keys } = JSON.parse(process.env.BENCH_DESK)
   const { default: worker } = await import(
     new URL('../dist/growth_agency/index.js', import.meta.url)
@@ -935,7 +935,7 @@ async function benchDeskRender() {
 
 /** The built worker in workerd on the desk's D1, with `extra` vars. */
 async function deskWorkerd(extra = {}, more = {}) {
-  const { Miniflare } = await import('miniflare')
+  const { Miniflare } = await import('./lib/miniflare-v4.mjs')
   return new Miniflare({
     ...builtWorker(),
     bindings: { ...env, ...extra },

@@ -10,7 +10,7 @@
 // Costs that only workerd has (its Node compatibility layer, its native streams) show here
 // and not in a Node profile of the same bundle. Figures: docs/perf/render-profile.md.
 import { readFileSync, writeFileSync } from 'node:fs'
-import { Miniflare } from 'miniflare'
+import { Miniflare } from './lib/miniflare-v4.mjs'
 import { inspectIsolate } from './lib/isolate-cpu.mjs'
 import { miniflareModules } from './lib/built-worker.mjs'
 import { freePort } from './lib/server.mjs'
