@@ -7,6 +7,7 @@ import ar from '../../locales/ar.json'
 import en from '../../locales/en.json'
 import { formValues } from '../../worker/content/kinds'
 import type { ContentKind } from '../../worker/db/content-kinds'
+import { fillArticleText, fillPhoneArticle } from './article-form'
 import { seriousViolations } from './audit'
 import { island, PHONE, useBrowser } from './browser'
 import { query } from './d1'
@@ -177,15 +178,15 @@ describe('content edited in the desk', () => {
       .getByRole('link', { name: /العربية/ })
       .click()
     await page.waitForURL(/tab=ar/)
-    await page.getByLabel(c.fields.title).fill(arTitle)
-    await page.getByLabel(c.fields.excerpt).fill('خمسة أشياء تُباع عندما يكون الطقس باردًا.')
-    await page
-      .getByLabel(c.fields.description)
-      .fill('ما الذي يبحث عنه مشترو Etsy في الشتاء، وكيف تجهّز قوائمك لذلك قبل الموسم.')
-    await page.getByLabel(c.fields.category_label).fill('إتسي')
-    await page.getByLabel(c.fields.author).fill('مايا')
-    await page.getByLabel(c.fields.cover_alt).fill('لافتة شتوية زرقاء داكنة')
-    await page.getByLabel(c.fields.body).fill('## هدايا دافئة\n\nاجمع **الأوشحة** مع البطاقات.')
+    await fillArticleText(page, {
+      title: arTitle,
+      excerpt: 'خمسة أشياء تُباع عندما يكون الطقس باردًا.',
+      description: 'ما الذي يبحث عنه مشترو Etsy في الشتاء، وكيف تجهّز قوائمك لذلك قبل الموسم.',
+      categoryLabel: 'إتسي',
+      author: 'مايا',
+      coverAlt: 'لافتة شتوية زرقاء داكنة',
+      body: '## هدايا دافئة\n\nاجمع **الأوشحة** مع البطاقات.',
+    })
     await island(page, 'markdown-editor')
     await page.getByLabel(c.fields.body).press('ControlOrMeta+End')
     await insertPicture(page, 'صورة عمودية بشريط أحمر في الأعلى', 'rotated.jpg', '400×600')
@@ -397,22 +398,12 @@ describe('a phone photo published and opened at once', () => {
     await signInStaff(page)
     const slug = `phone-cover-${crypto.randomUUID().slice(0, 6)}`
     await page.goto('/desk/content/article/new')
-    await page.getByLabel(c.fields.slug).fill(slug)
-    await page.getByLabel(c.fields.category, { exact: true }).fill('amazon')
-    await page.getByLabel(c.cover_upload).setInputFiles({
-      name: 'IMG_2042.jpg',
-      mimeType: 'image/jpeg',
-      buffer: photo,
+    await fillPhoneArticle(page, {
+      slug,
+      photo: { name: 'IMG_2042.jpg', buffer: photo },
+      title: 'A cover straight from a phone',
+      excerpt: 'Taken on a phone, read on a phone.',
     })
-    await page.getByLabel(c.fields.title).fill('A cover straight from a phone')
-    await page.getByLabel(c.fields.excerpt).fill('Taken on a phone, read on a phone.')
-    await page
-      .getByLabel(c.fields.description)
-      .fill('A meta description long enough to pass the fifty character minimum.')
-    await page.getByLabel(c.fields.category_label).fill('Amazon')
-    await page.getByLabel(c.fields.author).fill('Maya Writer')
-    await page.getByLabel(c.fields.cover_alt).fill('A grey photo')
-    await page.getByLabel(c.fields.body).fill('## A part\n\nSome text.')
     await island(page, 'social-card')
     const saved = page.waitForResponse(
       (r) => r.request().method() === 'POST' && r.url().includes('/desk/content/article/'),

@@ -9,6 +9,7 @@ import sharp from 'sharp'
 import { afterAll, beforeAll, describe, inject, it, vi, type ExpectStatic } from 'vitest'
 import en from '../../locales/en.json'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/lib/server.mjs'
+import { fillPhoneArticle } from './article-form'
 import { PHONE } from './browser'
 import { query } from './d1'
 import { signInStaff } from './staff'
@@ -41,6 +42,16 @@ async function phoneContext(): Promise<BrowserContext> {
     sessionStorage.setItem('splash-seen', '1')
   })
   return context
+}
+
+/** Runs `test` with a page of a fresh phone context, closed after it whatever happens. */
+async function onPhone(test: (page: Page, context: BrowserContext) => Promise<void>) {
+  const context = await phoneContext()
+  try {
+    await test(await context.newPage(), context)
+  } finally {
+    await context.close()
+  }
 }
 
 /**
@@ -215,31 +226,19 @@ describe.concurrent('a phone photo', () => {
         .jpeg({ quality: 88 })
         .withExifMerge({ IFD0: { Make: 'Phone', Model: 'Camera' }, IFD3: { GPSLatitudeRef: 'N' } })
         .toBuffer()
-      const context = await phoneContext()
-      try {
-        const page = await context.newPage()
+      await onPhone(async (page, context) => {
         const [photo] = await Promise.all([photoMade, signInStaff(page)])
         expect(photo.byteLength).toBeGreaterThan(2_000_000)
         const slug = `phone-photo-${crypto.randomUUID().slice(0, 6)}`
         await page.goto('/desk/content/article/new')
         await page.waitForSelector('body[data-hydrated]', { state: 'attached' })
         const c = en.desk.content
-        await page.getByLabel(c.fields.slug).fill(slug)
-        await page.getByLabel(c.fields.category, { exact: true }).fill('amazon')
-        await page.getByLabel(c.cover_upload).setInputFiles({
-          name: 'IMG_2041.jpg',
-          mimeType: 'image/jpeg',
-          buffer: photo,
+        await fillPhoneArticle(page, {
+          slug,
+          photo: { name: 'IMG_2041.jpg', buffer: photo },
+          title: 'A photo from a phone',
+          excerpt: 'Taken on a phone, saved from a phone.',
         })
-        await page.getByLabel(c.fields.title).fill('A photo from a phone')
-        await page.getByLabel(c.fields.excerpt).fill('Taken on a phone, saved from a phone.')
-        await page
-          .getByLabel(c.fields.description)
-          .fill('A meta description long enough to pass the fifty character minimum.')
-        await page.getByLabel(c.fields.category_label).fill('Amazon')
-        await page.getByLabel(c.fields.author).fill('Maya Writer')
-        await page.getByLabel(c.fields.cover_alt).fill('A grey photo')
-        await page.getByLabel(c.fields.body).fill('## A part\n\nSome text.')
         // by what stays while it says "Sending…"
         const publish = page.locator('main button[name=action][value=publish]')
         expect(await publish.textContent()).toBe(c.publish)
@@ -297,9 +296,7 @@ describe.concurrent('a phone photo', () => {
           expect(res.headers()['content-type'], url).toBe('image/avif')
           expect(res.headers()['cache-control'], url).toContain('immutable')
         }
-      } finally {
-        await context.close()
-      }
+      })
     },
   )
 })
@@ -311,9 +308,7 @@ describe.concurrent.each(['en', 'ar'])('a phone whose scripts come late, in %s',
   it.for(PUBLIC)(
     'keeps what was typed into %s before its islands hydrated',
     async (path, { expect }) => {
-      const context = await phoneContext()
-      try {
-        const page = await context.newPage()
+      await onPhone(async (page) => {
         const errors: string[] = []
         page.on('pageerror', (e) => errors.push(e.message))
         const scripts = await lateScripts(page)
@@ -326,18 +321,14 @@ describe.concurrent.each(['en', 'ar'])('a phone whose scripts come late, in %s',
         await hydrated(page)
         await stillTyped(page, typed, expect)
         expect(errors).toEqual([])
-      } finally {
-        await context.close()
-      }
+      })
     },
   )
 
   it('keeps what was typed into a new article and a newsletter, with its counts and preview', async ({
     expect,
   }) => {
-    const context = await phoneContext()
-    try {
-      const page = await context.newPage()
+    await onPhone(async (page, context) => {
       await signInStaff(page)
       await context.addCookies([
         { name: 'preferred-language', value: lang, url: inject('baseURL') },
@@ -379,9 +370,7 @@ describe.concurrent.each(['en', 'ar'])('a phone whose scripts come late, in %s',
         page.off('pageerror', onError)
         page.off('console', onConsole)
       }
-    } finally {
-      await context.close()
-    }
+    })
   })
 })
 
@@ -389,9 +378,7 @@ describe.concurrent('a double tap', () => {
   it('on a desk form posted by the browser saves one item, its button busy meanwhile', async ({
     expect,
   }) => {
-    const context = await phoneContext()
-    try {
-      const page = await context.newPage()
+    await onPhone(async (page) => {
       const staff = await signInStaff(page)
       await page.goto('/desk/newsletters')
       await page.waitForSelector('body[data-hydrated]', { state: 'attached' })
@@ -437,8 +424,6 @@ describe.concurrent('a double tap', () => {
         `SELECT count(*) AS n FROM newsletter_issues WHERE created_by = '${staff}'`,
       )
       expect(n).toBe(1)
-    } finally {
-      await context.close()
-    }
+    })
   })
 })
