@@ -4,14 +4,20 @@
 import { spawn, spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
 import { RADICALE_PATH } from './lib/radicale.mjs'
-import { CHROMIUM_PATH } from './lib/server.mjs'
+import { TEST_BROWSER_PATH } from './lib/server.mjs'
 
 /**
  * What the tests need from Debian, got where we can (root with apt-get), else said in the first
- * second: Chromium for the browser tests, Radicale (a second CalDAV server) for the calendar's.
+ * second: Chromium's headless shell for the browser tests, Radicale (a second CalDAV server) for
+ * the calendar's.
  */
 const PACKAGES = [
-  { name: 'Chromium', path: CHROMIUM_PATH, apt: 'chromium', hint: ' (or set CHROMIUM_PATH)' },
+  {
+    name: "Chromium's headless shell",
+    path: TEST_BROWSER_PATH,
+    apt: 'chromium-headless-shell',
+    hint: ' (or set TEST_BROWSER_PATH)',
+  },
   { name: 'Radicale', path: RADICALE_PATH, apt: 'radicale', hint: '' },
 ]
 const missing = PACKAGES.filter((p) => !existsSync(p.path))

@@ -20,4 +20,5 @@ export function startServer(options: {
 }): Promise<{ baseURL: string; stop: () => void }>
 export const CHROMIUM_ARGS: string[]
 export const CHROMIUM_PATH: string
+export const TEST_BROWSER_PATH: string
 export function answers(baseURL: string, ms?: number): Promise<boolean>

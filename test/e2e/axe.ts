@@ -5,7 +5,7 @@ import { createRequire } from 'node:module'
 import { chromium, type Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import type { Lang } from '../../client/lib/languages'
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/lib/server.mjs'
+import { CHROMIUM_ARGS, TEST_BROWSER_PATH } from '../../scripts/lib/server.mjs'
 
 const axeSource = readFileSync(
   createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
@@ -39,7 +39,7 @@ let browser: Browser
 function useAxeBrowser() {
   beforeAll(async () => {
     browser = await chromium.launch({
-      executablePath: CHROMIUM_PATH,
+      executablePath: TEST_BROWSER_PATH,
       args: CHROMIUM_ARGS,
     })
   })

@@ -1,6 +1,6 @@
 import { chromium, type Browser, type Page } from 'playwright-core'
 import { afterAll, beforeAll, inject } from 'vitest'
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/lib/server.mjs'
+import { CHROMIUM_ARGS, TEST_BROWSER_PATH } from '../../scripts/lib/server.mjs'
 
 const rand = () => Math.floor(Math.random() * 250) + 1
 
@@ -12,7 +12,7 @@ export function useBrowser() {
   let browser: Browser
   beforeAll(async () => {
     browser = await chromium.launch({
-      executablePath: CHROMIUM_PATH,
+      executablePath: TEST_BROWSER_PATH,
       args: CHROMIUM_ARGS,
     })
   })

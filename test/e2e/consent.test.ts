@@ -1,13 +1,13 @@
 import { chromium, type Browser, type BrowserContext } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/lib/server.mjs'
+import { CHROMIUM_ARGS, TEST_BROWSER_PATH } from '../../scripts/lib/server.mjs'
 
 let browser: Browser
 // the same build, served with tracker IDs configured (test/setup/server.ts)
 const withTrackers = { baseURL: inject('trackersURL') }
 
 beforeAll(async () => {
-  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS })
+  browser = await chromium.launch({ executablePath: TEST_BROWSER_PATH, args: CHROMIUM_ARGS })
 })
 afterAll(() => browser?.close())
 

@@ -2,7 +2,7 @@ import { chromium, type Browser, type Locator, type Page } from 'playwright-core
 import { afterAll, beforeAll, describe, inject, it, vi, type ExpectStatic } from 'vitest'
 import ar from '../../locales/ar.json'
 import en from '../../locales/en.json'
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/lib/server.mjs'
+import { CHROMIUM_ARGS, TEST_BROWSER_PATH } from '../../scripts/lib/server.mjs'
 import { seriousViolations } from './axe'
 import { PHONE } from './browser'
 import { query as d1 } from './d1'
@@ -32,7 +32,7 @@ vi.setConfig({ maxConcurrency: 8 })
 
 let browser: Browser
 beforeAll(async () => {
-  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS })
+  browser = await chromium.launch({ executablePath: TEST_BROWSER_PATH, args: CHROMIUM_ARGS })
 })
 afterAll(() => browser?.close())
 

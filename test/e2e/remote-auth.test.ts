@@ -2,7 +2,7 @@ import { chromium, type Browser } from 'playwright-core'
 import { decodeJwt, decodeProtectedHeader } from 'jose'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import en from '../../locales/en.json'
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/lib/server.mjs'
+import { CHROMIUM_ARGS, TEST_BROWSER_PATH } from '../../scripts/lib/server.mjs'
 
 // The production shape: the site's AUTH_URL points at a separate auth service (here a second
 // instance's built-in one, on another port), and tokens are checked against its remote JWKS.
@@ -11,7 +11,7 @@ const service = inject('authServiceURL')
 
 let browser: Browser
 beforeAll(async () => {
-  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS })
+  browser = await chromium.launch({ executablePath: TEST_BROWSER_PATH, args: CHROMIUM_ARGS })
 })
 afterAll(async () => browser?.close())
 

@@ -1,7 +1,7 @@
 import { chromium, type Browser, type Request } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import en from '../../locales/en.json'
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/lib/server.mjs'
+import { CHROMIUM_ARGS, TEST_BROWSER_PATH } from '../../scripts/lib/server.mjs'
 import { DUMMY_TOKEN } from '../../scripts/lib/turnstile-standin.mjs'
 import { TRACKERS } from '../setup/server'
 import { mailTo } from './inbox'
@@ -29,7 +29,7 @@ const FBEVENTS = `(() => {
 
 let browser: Browser
 beforeAll(async () => {
-  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS })
+  browser = await chromium.launch({ executablePath: TEST_BROWSER_PATH, args: CHROMIUM_ARGS })
 })
 afterAll(() => browser?.close())
 

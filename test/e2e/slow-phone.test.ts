@@ -8,7 +8,7 @@ import {
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, inject, it, vi, type ExpectStatic } from 'vitest'
 import en from '../../locales/en.json'
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/lib/server.mjs'
+import { CHROMIUM_ARGS, TEST_BROWSER_PATH } from '../../scripts/lib/server.mjs'
 import { fillPhoneArticle } from './article-form'
 import { PHONE } from './browser'
 import { query } from './d1'
@@ -25,7 +25,7 @@ vi.setConfig({ maxConcurrency: 6 })
 
 let browser: Browser
 beforeAll(async () => {
-  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS })
+  browser = await chromium.launch({ executablePath: TEST_BROWSER_PATH, args: CHROMIUM_ARGS })
 })
 afterAll(() => browser?.close())
 

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net'
 import { createRequire } from 'node:module'
 import { chromium, type Browser, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/lib/server.mjs'
+import { CHROMIUM_ARGS, TEST_BROWSER_PATH } from '../../scripts/lib/server.mjs'
 import {
   DUMMY_SECRET,
   DUMMY_SITE_KEY,
@@ -245,7 +245,7 @@ ${explicit ? '<div id="box"></div>' : `<div class="cf-turnstile" data-sitekey="$
     })
     await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve))
     origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`
-    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS })
+    browser = await chromium.launch({ executablePath: TEST_BROWSER_PATH, args: CHROMIUM_ARGS })
   })
   afterAll(async () => {
     await browser?.close()
