@@ -21,12 +21,18 @@ class LongFirst extends BaseSequencer {
   }
 }
 
-// One run, three projects: the worker tests inside workerd and the scripts' Node tests first,
+// One run, four projects: the worker tests inside workerd (two projects: most files sharing a
+// workerd per runner, a few in one each) and the scripts' Node tests first,
 // then the browser tests against the production build (groupOrder keeps them apart on a
 // two-core machine).
 export default defineConfig({
   test: {
-    projects: ['./vitest.worker.config.ts', './vitest.node.config.ts', './vitest.e2e.config.ts'],
+    projects: [
+      './vitest.worker.config.ts',
+      './vitest.worker-isolated.config.ts',
+      './vitest.node.config.ts',
+      './vitest.e2e.config.ts',
+    ],
     sequence: { sequencer: LongFirst },
   },
 })

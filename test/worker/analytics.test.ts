@@ -2,6 +2,7 @@ import { createExecutionContext, env, SELF, waitOnExecutionContext } from 'cloud
 import { describe, expect, it } from 'vitest'
 import { freshMinute } from './clock'
 import app from '../../worker/index'
+import { freshIp } from './fresh-ip'
 
 type Point = { indexes: string[]; blobs: string[]; doubles: number[] }
 
@@ -120,14 +121,13 @@ describe('page views', () => {
   })
 })
 
-let ip = 0
 const postEvent = (body: unknown, headers: Record<string, string> = {}) =>
   run(
     new Request('https://example.com/api/events', {
       method: 'POST',
       headers: {
         'Content-Type': 'application/json',
-        'CF-Connecting-IP': `198.18.0.${++ip % 250}`,
+        'CF-Connecting-IP': freshIp(),
         ...headers,
       },
       body: typeof body === 'string' ? body : JSON.stringify(body),
@@ -178,15 +178,12 @@ describe('POST /api/events', () => {
           .status,
       ).toBe(403)
       const statuses: number[] = []
+      const ip = freshIp()
       await freshMinute()
       for (let i = 0; i < 62; i++)
         statuses.push(
-          (
-            await postEvent(
-              { name: 'whatsapp_click', path: '/' },
-              { 'CF-Connecting-IP': '198.19.0.1' },
-            )
-          ).res.status,
+          (await postEvent({ name: 'whatsapp_click', path: '/' }, { 'CF-Connecting-IP': ip })).res
+            .status,
         )
       // production allows 60 a minute; miniflare applies the first [[ratelimits]] limit (10) to
       // every limiter binding, so locally the flood is cut sooner

@@ -4,6 +4,7 @@ import en from '../../locales/en.json'
 import { vitalsReport, weightedQuantile, type Asker } from '../../worker/analytics/vitals-report'
 import app from '../../worker/index'
 import { get, person } from './desk/helpers'
+import { freshIp } from './fresh-ip'
 
 // Real visitors' Core Web Vitals: the beacon (POST /api/vitals), what is stored of it, and the
 // 75th percentiles the desk's Speed page and `npm run stats` show.
@@ -13,7 +14,6 @@ type Point = { indexes: string[]; blobs: string[]; doubles: number[] }
 const ANDROID =
   'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36'
 
-let ip = 0
 /** A beacon as a browser sends it, through the worker with a recording Analytics Engine. */
 async function beacon(body: unknown, headers: Record<string, string> = {}) {
   const points: Point[] = []
@@ -24,7 +24,7 @@ async function beacon(body: unknown, headers: Record<string, string> = {}) {
       headers: {
         'Content-Type': 'application/json',
         'User-Agent': ANDROID,
-        'CF-Connecting-IP': `198.19.0.${++ip % 250}`,
+        'CF-Connecting-IP': freshIp(),
         Cookie: 'preferred-language=de',
         ...headers,
       },

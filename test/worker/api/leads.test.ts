@@ -2,6 +2,7 @@ import { createExecutionContext, env, SELF, waitOnExecutionContext } from 'cloud
 import { describe, expect, it } from 'vitest'
 import { DUMMY_TOKEN, TOKEN_FIELD, withToken } from '../challenge'
 import { freshMinute } from '../clock'
+import { freshIp } from '../fresh-ip'
 import { lastMail, outboxRows } from '../inbox'
 import de from '../../../locales/de.json'
 import en from '../../../locales/en.json'
@@ -182,7 +183,7 @@ describe('POST /api/email-signup', () => {
     'limits one address to 10 submissions a minute (429), others unaffected',
     { timeout: 60_000 },
     async () => {
-      const ip = '198.51.100.7'
+      const ip = freshIp()
       await freshMinute()
       const statuses = []
       for (let i = 0; i < 12; i++)
@@ -209,7 +210,7 @@ describe('POST /api/email-signup', () => {
           await post(
             '/api/email-signup',
             { name: 'A', email: unique(), source: 'website' },
-            { 'CF-Connecting-IP': '198.51.100.8' },
+            { 'CF-Connecting-IP': freshIp() },
           )
         ).status,
       ).toBe(200)

@@ -9,6 +9,7 @@ import { withToken } from '../challenge'
 import { get, person, post } from './helpers'
 import { outboxRows, parsedMailsTo } from '../inbox'
 import { delivered, settled } from '../mail/helpers'
+import { freshIp } from '../fresh-ip'
 
 // The desk's bookings: staff cancel or move a consultation; the visitor is told once, the slot
 // is freed or taken by one statement, and no slot ever holds two bookings.
@@ -68,12 +69,11 @@ const bookingsAt = async (slot: string) =>
   (await env.DB.prepare('SELECT id FROM bookings WHERE slot_start = ?').bind(slot).all()).results
     .length
 
-let ip = 0
 /** A visitor booking through the site, from an address of their own (the rate limit is per IP). */
 const visitorBooks = (slot: string) =>
   SELF.fetch(`${SITE}/api/bookings`, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', 'CF-Connecting-IP': `198.51.100.${++ip % 250}` },
+    headers: { 'Content-Type': 'application/json', 'CF-Connecting-IP': freshIp() },
     // as the booking island posts it, with its challenge token
     body: JSON.stringify(withToken({ slot, name: 'Late Visitor', email: unique('late') })),
   })

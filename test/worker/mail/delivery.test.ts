@@ -14,14 +14,14 @@ import type { MailJob } from '../../../worker/mail/enqueue'
 import { withTokenFor } from '../challenge'
 import { outboxRows } from '../inbox'
 import { delivered, queuedRow, rowById, settled, unique } from './helpers'
+import { freshIp } from '../fresh-ip'
 
 const SITE = 'https://example.com'
-let ip = 0
 /** JSON as the site's islands post it (with a challenge token where the form e-mails). */
 const post = (path: string, body: unknown) =>
   SELF.fetch(SITE + path, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', 'CF-Connecting-IP': `192.0.2.${++ip % 250}` },
+    headers: { 'Content-Type': 'application/json', 'CF-Connecting-IP': freshIp() },
     body: JSON.stringify(withTokenFor(path, body)),
   })
 
