@@ -124,7 +124,7 @@ const ANALYTICS = { ANALYTICS: { dataset: 'growth_agency_events' } }
 
 // ---- the site's D1: the content the pages show (migrations 0013, 0014), as `npm start` has it
 const SITE_STATE = '.wrangler/bench-site-state'
-const siteD1 = { d1Databases: { DB: 'DB' }, d1Persist: `${SITE_STATE}/v3/d1` }
+const siteD1 = { d1Databases: { DB: 'DB' }, resourcePersistencePath: `${SITE_STATE}/v3` }
 let siteMigrated
 const siteDatabase = () => (siteMigrated ??= migrate(SITE_STATE))
 
@@ -324,7 +324,7 @@ async function bothMeasures() {
   const known = new Set(readdirSync('/proc'))
   const options = await withInspector({
     // (a shared option: where the workers' D1 lives)
-    d1Persist: siteD1.d1Persist,
+    resourcePersistencePath: siteD1.resourcePersistencePath,
     workers: [
       { name: 'site', ...builtWorker('miss'), unsafeDirectSockets: [{ host: '127.0.0.1', port }] },
     ],
@@ -382,7 +382,7 @@ async function benchThread() {
     const known = new Set(readdirSync('/proc'))
     const worker = builtWorker(path)
     const mf = new Miniflare({
-      d1Persist: siteD1.d1Persist,
+      resourcePersistencePath: siteD1.resourcePersistencePath,
       workers: [
         { name: 'site', ...worker, unsafeDirectSockets: [{ host: '127.0.0.1', port: site }] },
         {
@@ -528,7 +528,7 @@ const DESK_LEADS = 100_000
 // wrangler keys a local database by its binding when wrangler.toml gives no database_id
 const DB_ID = 'DB'
 /** The D1 of DESK_STATE, as `wrangler dev --persist-to` keeps it, for Miniflare. */
-const deskD1 = { d1Databases: { DB: DB_ID }, d1Persist: `${DESK_STATE}/v3/d1` }
+const deskD1 = { d1Databases: { DB: DB_ID }, resourcePersistencePath: `${DESK_STATE}/v3` }
 
 /** A small seeded generator, so that every run seeds the same leads. */
 function random(seed) {
