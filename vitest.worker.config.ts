@@ -23,10 +23,28 @@ export const ISOLATED = [
   'test/worker/content-pages.test.ts',
 ]
 
-/** A port for a local service, the same for both worker projects (their configs load apart). */
-async function sharedPort(name: string) {
-  process.env[name] ||= String(await freePort())
-  return Number(process.env[name])
+/**
+ * The local services' ports, chosen once for both worker projects: vitest loads their configs
+ * apart and at the same time, so the choice is one promise both await (two choices raced, and
+ * one project's Worker called a stand-in on a port nobody listened on). The global setups read
+ * them from the environment.
+ */
+function servicePorts() {
+  const shared = globalThis as { workerTestPorts?: Promise<Record<string, number>> }
+  shared.workerTestPorts ??= (async () => {
+    const ports: Record<string, number> = {}
+    for (const name of [
+      'TEST_MAIL_SMTP_PORT',
+      'TEST_MAIL_WEB_PORT',
+      'TEST_RADICALE_PORT',
+      'TEST_TURNSTILE_PORT',
+    ]) {
+      ports[name] = await freePort()
+      process.env[name] = String(ports[name])
+    }
+    return ports
+  })()
+  return shared.workerTestPorts
 }
 
 /**
@@ -42,10 +60,11 @@ async function sharedPort(name: string) {
  * files of ISOLATED test a fresh isolate and stay one workerd each.
  */
 export async function workerProject(isolated: boolean) {
-  const smtpPort = await sharedPort('TEST_MAIL_SMTP_PORT')
-  const webPort = await sharedPort('TEST_MAIL_WEB_PORT')
-  const radicalePort = await sharedPort('TEST_RADICALE_PORT')
-  const turnstilePort = await sharedPort('TEST_TURNSTILE_PORT')
+  const ports = await servicePorts()
+  const smtpPort = ports.TEST_MAIL_SMTP_PORT!
+  const webPort = ports.TEST_MAIL_WEB_PORT!
+  const radicalePort = ports.TEST_RADICALE_PORT!
+  const turnstilePort = ports.TEST_TURNSTILE_PORT!
   const turnstileURL = `http://127.0.0.1:${turnstilePort}`
   return {
     plugins: [
