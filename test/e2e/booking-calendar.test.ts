@@ -3,7 +3,7 @@ import { describe, expect, inject, it } from 'vitest'
 import ar from '../../locales/ar.json'
 import en from '../../locales/en.json'
 import { fireCron } from '../../scripts/lib/crons.mjs'
-import { PHONE, useBrowser } from './browser'
+import { hydrated, PHONE, useBrowser } from './browser'
 import { mailTo, siteLink } from './inbox'
 
 // Booking against the agency's calendar, on the local CalDAV server `npm start` runs (the main
@@ -194,8 +194,12 @@ describe('booking against the agency’s calendar', () => {
         viewport: PHONE,
       })
       const cancel = phone.getByRole('button', { name: t.booking.cancel_button })
-      await cancel.evaluate((b) => b.scrollIntoView({ block: 'end' }))
-      const covered = await cancel.evaluate((b) => {
+      // at once (the page scrolls smoothly, and the button's edge read 2 px below the screen,
+      // as nothing, while it moved), once the page is whole (scripts run, fonts in)
+      await hydrated(phone)
+      const covered = await cancel.evaluate(async (b) => {
+        await document.fonts.ready
+        b.scrollIntoView({ block: 'end', behavior: 'instant' })
         const r = b.getBoundingClientRect()
         // inside its rounded outline: its middle, both ends and its top and bottom edges
         const [x, y, h] = [(r.left + r.right) / 2, (r.top + r.bottom) / 2, r.height / 2]
@@ -206,9 +210,13 @@ describe('booking against the agency’s calendar', () => {
           [x, r.top + 2],
           [x, r.bottom - 2],
         ]
-        return points.filter(([x, y]) => !b.contains(document.elementFromPoint(x, y))).length
+        // what is there instead, named (nothing: the point left the screen)
+        return points
+          .map(([x, y]) => document.elementFromPoint(x, y))
+          .filter((el) => !b.contains(el))
+          .map((el) => el?.outerHTML.slice(0, 120) ?? 'nothing')
       })
-      expect(covered).toBe(0)
+      expect(covered).toEqual([])
       await phone.context().close()
       await expect
         .poll(async () => (await events()).find((e) => e.uid === uid)?.start, { timeout: 15_000 })
