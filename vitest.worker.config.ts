@@ -23,24 +23,28 @@ export const ISOLATED = [
   'test/worker/content-pages.test.ts',
 ]
 
+/** The environment variables the global setups read their ports from. */
+const SERVICES = {
+  smtp: 'TEST_MAIL_SMTP_PORT',
+  web: 'TEST_MAIL_WEB_PORT',
+  radicale: 'TEST_RADICALE_PORT',
+  turnstile: 'TEST_TURNSTILE_PORT',
+} as const
+type Ports = Record<keyof typeof SERVICES, number>
+
 /**
  * The local services' ports, chosen once for both worker projects: vitest loads their configs
  * apart and at the same time, so the choice is one promise both await (two choices raced, and
  * one project's Worker called a stand-in on a port nobody listened on). The global setups read
  * them from the environment.
  */
-function servicePorts() {
-  const shared = globalThis as { workerTestPorts?: Promise<Record<string, number>> }
+function servicePorts(): Promise<Ports> {
+  const shared = globalThis as { workerTestPorts?: Promise<Ports> }
   shared.workerTestPorts ??= (async () => {
-    const ports: Record<string, number> = {}
-    for (const name of [
-      'TEST_MAIL_SMTP_PORT',
-      'TEST_MAIL_WEB_PORT',
-      'TEST_RADICALE_PORT',
-      'TEST_TURNSTILE_PORT',
-    ]) {
-      ports[name] = await freePort()
-      process.env[name] = String(ports[name])
+    const ports = {} as Ports
+    for (const [service, name] of Object.entries(SERVICES) as [keyof Ports, string][]) {
+      ports[service] = await freePort()
+      process.env[name] = String(ports[service])
     }
     return ports
   })()
@@ -61,11 +65,7 @@ function servicePorts() {
  */
 export async function workerProject(isolated: boolean) {
   const ports = await servicePorts()
-  const smtpPort = ports.TEST_MAIL_SMTP_PORT!
-  const webPort = ports.TEST_MAIL_WEB_PORT!
-  const radicalePort = ports.TEST_RADICALE_PORT!
-  const turnstilePort = ports.TEST_TURNSTILE_PORT!
-  const turnstileURL = `http://127.0.0.1:${turnstilePort}`
+  const turnstileURL = `http://127.0.0.1:${ports.turnstile}`
   return {
     plugins: [
       clientAssets(),
@@ -83,16 +83,16 @@ export async function workerProject(isolated: boolean) {
               .filter((name) => name.endsWith('.sql'))
               .sort()
               .map((name) => ({ name, sql: readFileSync(`./migrations/${name}`, 'utf8') })),
-            SMTP_PORT: String(smtpPort),
+            SMTP_PORT: String(ports.smtp),
             // sign-ups confirmed at once, as before; the confirmation tests turn it off
             AUTH_AUTOCONFIRM: 'true',
             // the site-wide hourly ceiling of e-mails to unconfirmed addresses (100), which the
             // files sharing a database pass together; the tests of the ceiling set their own
             MAIL_UNCONFIRMED_HOURLY_LIMIT: '100000',
-            MAIL_CATCHER_URL: `http://127.0.0.1:${webPort}`,
+            MAIL_CATCHER_URL: `http://127.0.0.1:${ports.web}`,
             // a CalDAV server of the tests' own (test/setup/radicale.ts); each test that needs
             // a calendar makes its own collection there
-            TEST_RADICALE_URL: `http://127.0.0.1:${radicalePort}/`,
+            TEST_RADICALE_URL: `http://127.0.0.1:${ports.radicale}/`,
             TURNSTILE_SCRIPT_URL: `${turnstileURL}/turnstile/v0/api.js`,
             TURNSTILE_VERIFY_URL: `${turnstileURL}/turnstile/v0/siteverify`,
             TURNSTILE_SITE_KEY: DUMMY_SITE_KEY,

@@ -2,7 +2,7 @@ import { createExecutionContext, env, SELF, waitOnExecutionContext } from 'cloud
 import { describe, expect, it } from 'vitest'
 import { freshMinute } from './clock'
 import app from '../../worker/index'
-import { freshIp } from './fresh-ip'
+import { randomIp } from './random-ip'
 
 type Point = { indexes: string[]; blobs: string[]; doubles: number[] }
 
@@ -127,7 +127,7 @@ const postEvent = (body: unknown, headers: Record<string, string> = {}) =>
       method: 'POST',
       headers: {
         'Content-Type': 'application/json',
-        'CF-Connecting-IP': freshIp(),
+        'CF-Connecting-IP': randomIp(),
         ...headers,
       },
       body: typeof body === 'string' ? body : JSON.stringify(body),
@@ -178,7 +178,7 @@ describe('POST /api/events', () => {
           .status,
       ).toBe(403)
       const statuses: number[] = []
-      const ip = freshIp()
+      const ip = randomIp()
       await freshMinute()
       for (let i = 0; i < 62; i++)
         statuses.push(

@@ -4,7 +4,7 @@ import en from '../../locales/en.json'
 import { vitalsReport, weightedQuantile, type Asker } from '../../worker/analytics/vitals-report'
 import app from '../../worker/index'
 import { get, person } from './desk/helpers'
-import { freshIp } from './fresh-ip'
+import { randomIp } from './random-ip'
 
 // Real visitors' Core Web Vitals: the beacon (POST /api/vitals), what is stored of it, and the
 // 75th percentiles the desk's Speed page and `npm run stats` show.
@@ -24,7 +24,7 @@ async function beacon(body: unknown, headers: Record<string, string> = {}) {
       headers: {
         'Content-Type': 'application/json',
         'User-Agent': ANDROID,
-        'CF-Connecting-IP': freshIp(),
+        'CF-Connecting-IP': randomIp(),
         Cookie: 'preferred-language=de',
         ...headers,
       },

@@ -2,7 +2,7 @@ import { SELF } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
 import { withToken } from '../challenge'
 import { freshMinute } from '../clock'
-import { freshIp } from '../fresh-ip'
+import { randomIp } from '../random-ip'
 
 // Each guard belongs to the routes that need it: reading slots or sending conversion events
 // spends nothing of a visitor's lead limit (10 a minute), and a booking counts once.
@@ -27,7 +27,7 @@ const signup = (ip: string) =>
 
 describe('guards attach to their routes', () => {
   it('lets a lead through after 20 conversion events and 20 slot reads', async () => {
-    const ip = freshIp()
+    const ip = randomIp()
     for (let i = 0; i < 20; i++) {
       const event = await from(ip, '/api/events', {
         method: 'POST',
@@ -43,7 +43,7 @@ describe('guards attach to their routes', () => {
 
   // up to 10 s more: the wait for a fresh minute (clock.ts)
   it('counts a booking once against the lead limit', { timeout: 60_000 }, async () => {
-    const ip = freshIp()
+    const ip = randomIp()
     await freshMinute()
     const { slots } = (await (await from(ip, '/api/bookings/slots')).json()) as {
       slots: string[]

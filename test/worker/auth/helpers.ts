@@ -1,20 +1,12 @@
 import { createClient } from '@supabase/supabase-js'
 import { SELF } from 'cloudflare:test'
 import { DUMMY_TOKEN, TOKEN_FIELD } from '../challenge'
+import { randomIp } from '../random-ip'
 
 /** What the auth tests share: the site's origin, fresh addresses, clients of the service. */
 export const SITE = 'https://example.com'
 
 export const unique = (prefix: string) => `${prefix}-${crypto.randomUUID().slice(0, 8)}@example.org`
-
-/**
- * A client address of its own (IPv6, a /64 of its own): the service limits requests and failed
- * sign-ins per IP, so tests that are not about those limits each come from somewhere else.
- */
-export const randomIp = () => {
-  const [a = 0, b = 0] = crypto.getRandomValues(new Uint16Array(2))
-  return `2001:db8:${a.toString(16)}:${b.toString(16)}::1`
-}
 
 /** The official client, unchanged, talking to the worker from an address of its own. */
 export const client = (options: { flowType?: 'implicit' | 'pkce'; ip?: string } = {}) => {

@@ -2,7 +2,8 @@ import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { midWindow } from '../clock'
 import { DUMMY_TOKEN, withCaptchaFor } from '../challenge'
-import { api, client, randomIp, SITE, unique as uniqueEmail } from './helpers'
+import { randomIp } from '../random-ip'
+import { api, client, SITE, unique as uniqueEmail } from './helpers'
 import app from '../../../worker/index'
 import { signInDelay } from '../../../worker/auth-service/lockout'
 

@@ -14,14 +14,14 @@ import type { MailJob } from '../../../worker/mail/enqueue'
 import { withTokenFor } from '../challenge'
 import { outboxRows } from '../inbox'
 import { delivered, queuedRow, rowById, settled, unique } from './helpers'
-import { freshIp } from '../fresh-ip'
+import { randomIp } from '../random-ip'
 
 const SITE = 'https://example.com'
 /** JSON as the site's islands post it (with a challenge token where the form e-mails). */
 const post = (path: string, body: unknown) =>
   SELF.fetch(SITE + path, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', 'CF-Connecting-IP': freshIp() },
+    headers: { 'Content-Type': 'application/json', 'CF-Connecting-IP': randomIp() },
     body: JSON.stringify(withTokenFor(path, body)),
   })
 
