@@ -104,6 +104,27 @@ export async function seriousViolations(page: Page) {
     )
 }
 
+/**
+ * axe's serious and critical findings on each path, seen with `page`'s cookies (a signed-in
+ * staff member's desk), in a context of its own with the CSP bypassed for the audit only.
+ */
+export async function seriousViolationsOn(page: Page, paths: string[]) {
+  const audit = await page
+    .context()
+    .browser()!
+    .newContext({ baseURL: new URL(page.url()).origin, bypassCSP: true })
+  await audit.addCookies(await page.context().cookies())
+  const tab = await audit.newPage()
+  const problems: string[] = []
+  for (const path of paths) {
+    const res = await tab.goto(path)
+    expect(res!.status(), path).toBe(200)
+    for (const found of await seriousViolations(tab)) problems.push(`${path}: ${found}`)
+  }
+  await audit.close()
+  return problems
+}
+
 /** One fresh visitor's audit of one page. */
 export async function auditAlone(path: string, ...options: Parameters<typeof visitor>) {
   const page = await visitor(...options)

@@ -8,7 +8,7 @@ import en from '../../locales/en.json'
 import { formValues } from '../../worker/content/kinds'
 import type { ContentKind } from '../../worker/db/content-kinds'
 import { fillArticleText, fillPhoneArticle } from './article-form'
-import { seriousViolations } from './audit'
+import { seriousViolationsOn } from './axe'
 import { island, PHONE, useBrowser } from './browser'
 import { query } from './d1'
 import { signInStaff } from './staff'
@@ -305,7 +305,7 @@ describe('content edited in the desk', () => {
     // the editor and the lists, in English and Arabic, as axe reads them
     const editor = new URL(page.url()).pathname
     expect(
-      await seriousViolations(
+      await seriousViolationsOn(
         page,
         ['en', 'ar'].flatMap((lang) => [
           `/desk/content/article?lang=${lang}`,
@@ -720,7 +720,7 @@ describe('seeded content edited in the desk', () => {
       // the plan and case editors with their lists filled in, as axe reads them
       const [plan, story] = [await idOf('plan', 'growth'), await idOf('case', 'amazon-skincare')]
       expect(
-        await seriousViolations(
+        await seriousViolationsOn(
           page,
           (['en', 'ar'] as const).flatMap((l) => [
             `/desk/content/plan/${plan}?tab=${l}&lang=${l}`,

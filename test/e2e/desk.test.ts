@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { LANGS } from '../../client/lib/languages'
 import en from '../../locales/en.json'
-import { seriousViolations } from './audit'
+import { seriousViolationsOn } from './axe'
 import { PHONE, useBrowser } from './browser'
 import { query } from './d1'
 import { mailTo } from './inbox'
@@ -120,7 +120,7 @@ describe('the agency desk', () => {
     )
     const paths = ['/desk', '/desk/bookings', '/desk/mail', '/desk/visits', '/desk/speed', leadPath]
     expect(
-      await seriousViolations(
+      await seriousViolationsOn(
         page,
         ['en', 'ar'].flatMap((lang) => paths.map((path) => `${path}?lang=${lang}`)),
       ),

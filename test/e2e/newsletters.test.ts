@@ -1,7 +1,7 @@
 import type { FrameLocator, Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import en from '../../locales/en.json'
-import { seriousViolations } from './audit'
+import { seriousViolationsOn } from './axe'
 import { island, useBrowser } from './browser'
 import { query } from './d1'
 import { inboxURL, mailTo } from './inbox'
@@ -148,7 +148,7 @@ describe('newsletters in the desk', () => {
 
       // no serious accessibility problem on the list or the editor, in English or Arabic
       expect(
-        await seriousViolations(page, [
+        await seriousViolationsOn(page, [
           '/desk/newsletters',
           `${editor}?tab=en`,
           '/desk/newsletters?lang=ar',
