@@ -169,7 +169,11 @@ describe('a booking without the challenge (finding 5)', () => {
     }
     const booked = await postForm('/api/bookings', again)
     expect(booked.status).toBe(200)
-    expect(textOf(await booked.text())).toContain(en.booking.confirmed_title)
+    const page = await booked.text()
+    expect(textOf(page)).toContain(en.booking.confirmed_title)
+    // its calendar invitation is a download: the browser saves it and stays on the page (a
+    // plain link showed the page's progress bar for a next page that never came)
+    expect(page.match(/<a [^>]*href="\/book\/[0-9a-f-]+\.ics"[^>]*>/)?.[0]).toMatch(/ download=""/)
     expect(
       await env.DB.prepare('SELECT slot_start, time_zone, unchecked FROM bookings WHERE email = ?')
         .bind(email)

@@ -22,7 +22,9 @@ export function FormResultPage({
     <PageHero title={title} subtitle={text}>
       <div className="mt-8 flex flex-wrap gap-3">
         {action && (
-          <a href={action.href} className="btn-primary">
+          // a file (`download`): saved where the page stays, with no progress bar for a next
+          // page that never comes (client/enhance/navigation.ts leaves such links alone)
+          <a href={action.href} className="btn-primary" download={action.download || undefined}>
             {action.download && <Icon name="download" />}
             {action.label}
           </a>
