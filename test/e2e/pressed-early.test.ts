@@ -150,9 +150,8 @@ async function someSlot(main: Locator) {
   // chose was taken when the second posted ("not a slot we offer now" instead of the answer
   // under test, in a full run)
   const free = offered.filter((slot) => !chosenSlots.has(slot))
-  const slot = (free.length ? free : offered)[
-    Math.floor(Math.random() * (free.length || offered.length))
-  ]!
+  const pool = free.length ? free : offered
+  const slot = pool[Math.floor(Math.random() * pool.length)]!
   chosenSlots.add(slot)
   return slot
 }
