@@ -5,6 +5,7 @@ import en from '../../locales/en.json'
 import { fireCron } from '../../scripts/lib/crons.mjs'
 import { hydrated, PHONE, useBrowser } from './browser'
 import { mailTo, siteLink } from './inbox'
+import { claimSlot } from './slot-claims'
 
 // Booking against the agency's calendar, on the local CalDAV server `npm start` runs (the main
 // test server has it, read again every second): the agency's own event takes its slot, a
@@ -82,10 +83,12 @@ describe('booking against the agency’s calendar', () => {
   ] as const) {
     it(`in ${lang}: a time taken while the page was open goes from it, with every time the same meeting takes`, async () => {
       const slots = await freeSlots()
-      // a slot with the two next ones free, later than the other tests take
-      const slot = slots
-        .slice(lang === 'en' ? 110 : 130)
-        .find((s) => slots.includes(plus(s, 30)) && slots.includes(plus(s, 60)))!
+      // a slot with the two next ones free, all three claimed: the hour's meeting takes two, the
+      // third must stay offered
+      const slot = claimSlot(
+        slots.slice(10).filter((s) => slots.includes(plus(s, 30)) && slots.includes(plus(s, 60))),
+        { minutes: 90 },
+      )
       const page = await open(`/book?lang=${lang}`)
       const days = page.locator('div[role=group]').getByRole('button')
       await days.first().waitFor()
@@ -115,10 +118,9 @@ describe('booking against the agency’s calendar', () => {
 
     it(`in ${lang}: the agency's meeting takes a slot; a visitor books, moves and cancels from the e-mail, and is reminded`, async () => {
       const slots = await freeSlots()
-      // slots later than the other browser tests take, different for each language
-      const offset = lang === 'en' ? 60 : 90
-      await agencyMeeting(slots[offset])
-      await slotFree(slots[offset], false)
+      const meeting = claimSlot(slots.slice(10))
+      await agencyMeeting(meeting)
+      await slotFree(meeting, false)
 
       const id = crypto.randomUUID().slice(0, 6)
       const name = `Calendar Booker ${id}`
@@ -127,9 +129,9 @@ describe('booking against the agency’s calendar', () => {
       // the day buttons exist once the form is hydrated
       const days = page.locator('div[role=group]').getByRole('button')
       await days.first().waitFor()
-      await days.nth(lang === 'en' ? 5 : 6).click()
-      const time = page.getByRole('radio').nth(3)
-      const slot = (await time.getAttribute('value'))!
+      const slot = claimSlot(slots.slice(10).filter((s) => s !== meeting))
+      const time = page.locator(`input[value="${slot}"]`)
+      for (let i = 0; !(await time.count()); i++) await days.nth(i).click()
       await page.locator(`label:has(input[value="${slot}"])`).click()
       const form = page.locator('main form[action="/api/bookings"]')
       await form.getByLabel(t.booking.name).fill(name)
@@ -162,8 +164,9 @@ describe('booking against the agency’s calendar', () => {
       expect(shown).toContain(weekday.format(new Date(slot)))
       expect(shown).toContain(t.booking.current_time.replace(/^\{\{when\}\} /, ''))
       const options = page.locator('#manage-slot option')
+      const values = await options.evaluateAll((o) => o.map((e) => (e as HTMLOptionElement).value))
       // a time the agency's calendar took since the page was shown: refused, and the way back
-      const taken = (await options.nth(8).getAttribute('value'))!
+      const taken = claimSlot(values.slice(8))
       await agencyMeeting(taken)
       await picker.selectOption(taken)
       await page.getByRole('button', { name: t.booking.reschedule_button }).click()
@@ -173,10 +176,7 @@ describe('booking against the agency’s calendar', () => {
       // a time more than a day after the booking was made, so that the day-before reminder is
       // owed (reminders.ts): chosen from now, not by its place in the list, which at 21:00 is
       // tomorrow afternoon
-      const values = await options.evaluateAll((o) => o.map((e) => (e as HTMLOptionElement).value))
-      const to = values.find(
-        (v) => v !== slot && v !== taken && Date.parse(v) > Date.now() + 25 * 3600_000,
-      )!
+      const to = claimSlot(values.filter((v) => Date.parse(v) > Date.now() + 25 * 3600_000))
       await picker.selectOption(to)
       await page.getByRole('button', { name: t.booking.reschedule_button }).click()
       await page.getByRole('heading', { name: t.booking.moved_title }).waitFor()

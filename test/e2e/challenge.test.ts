@@ -4,6 +4,7 @@ import en from '../../locales/en.json'
 import { island, PHONE, useBrowser } from './browser'
 import { query } from './d1'
 import { mailTo } from './inbox'
+import { claimSlot, radioValues } from './slot-claims'
 
 // The forms that e-mail a typed address, used as a visitor uses them at 390 px: each gets its
 // Turnstile token from the widget (the local stand-in of scripts/lib/turnstile-standin.mjs),
@@ -63,13 +64,10 @@ describe.each(['en', 'ar'] as const)('the forms pass their challenge in %s, at 3
     const guest = unique(`book-${lang}`)
     await page.goto(`/book?lang=${lang}`)
     const form = await island(page, 'booking-form')
-    // the last day shown, a time at random: the other tests book days nearer
+    // the last day shown, a time at random no other test claimed
     const days = page.locator('div[role=group]').getByRole('button')
     await days.last().click()
-    const times = page.getByRole('radio')
-    const slot = await times
-      .nth(Math.floor(Math.random() * (await times.count())))
-      .getAttribute('value')
+    const slot = claimSlot(await radioValues(page.getByRole('radio')), { random: true })
     await page.locator(`label:has(input[value="${slot}"])`).click()
     await form.getByLabel(t.booking.name).fill('Booker')
     await form.getByLabel(t.booking.email).fill(guest)
@@ -219,12 +217,8 @@ describe('without JavaScript', () => {
     const guest = unique('nojs-book')
     const page = await open('/book', { javaScript: false, viewport: PHONE })
     const main = page.locator('main')
-    // a time near the end of the list: the other tests book days nearer
-    const times = main.getByRole('radio')
-    const count = await times.count()
-    const slot = (await times
-      .nth(count - 1 - Math.floor(Math.random() * Math.min(8, count)))
-      .getAttribute('value'))!
+    // a time near the end of the list, at random, no other test claimed
+    const slot = claimSlot((await radioValues(main.getByRole('radio'))).slice(-8), { random: true })
     await main.locator(`label:has(input[value="${slot}"])`).click()
     await main.getByLabel(en.booking.name).fill('No Script')
     await main.getByLabel(en.booking.email).fill(guest)

@@ -5,6 +5,7 @@ import { seriousViolationsOn } from './axe'
 import { PHONE, useBrowser } from './browser'
 import { query } from './d1'
 import { mailTo } from './inbox'
+import { claimSlot } from './slot-claims'
 import { signInStaff } from './staff'
 
 // The agency's desk as staff use it: a second factor, the leads inbox, a lead, a booking, CSV.
@@ -42,14 +43,14 @@ describe('the agency desk', () => {
     }
     // not the first few: between listing and posting, the minimum notice can pass them by
     const later = slots.slice(3)
-    const slot = later[Math.floor(Math.random() * later.length)]
+    const slot = claimSlot(later, { random: true })
     expect(
       (
         await post('/api/bookings', { name: 'Lena Lead', email: visitor, slot, timeZone: 'UTC' })
       ).status(),
     ).toBe(200)
     // another, with a link in its notes and a long address, still there at the end
-    const other = later.find((s) => s !== slot)
+    const other = claimSlot(later, { random: true })
     const notes = { name: 'Noel Notes', email: `e2e-notes-${visitor.slice(9)}`, notes: LONG_URL }
     expect((await post('/api/bookings', { ...notes, slot: other, timeZone: 'UTC' })).status()).toBe(
       200,

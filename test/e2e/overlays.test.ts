@@ -5,6 +5,7 @@ import { hydrated, PHONE, useBrowser } from './browser'
 import ICAL from 'ical.js'
 import { query } from './d1'
 import { mailTo } from './inbox'
+import { claimSlot, radioValues } from './slot-claims'
 
 const { open } = useBrowser()
 type Page = Awaited<ReturnType<typeof open>>
@@ -166,8 +167,9 @@ describe('scheduling dialog', () => {
       await frame.locator('[data-island][data-hydrated=done]').waitFor({ state: 'attached' })
       const days = frame.getByRole('group').first().getByRole('button')
       await days.nth(1).click()
-      const time = frame.getByRole('radio').nth(2)
-      const slot = await time.getAttribute('value')
+      // the day's third time, or the next no other test claimed
+      const slot = claimSlot((await radioValues(frame.getByRole('radio'))).slice(2))
+      const time = frame.locator(`input[value="${slot}"]`)
       await frame.locator(`label:has(input[value="${slot}"])`).click()
       expect(await time.isChecked()).toBe(true)
       const t =

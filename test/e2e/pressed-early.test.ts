@@ -7,6 +7,7 @@ import { seriousViolations } from './axe'
 import { PHONE } from './browser'
 import { query as d1 } from './d1'
 import { mailTo } from './inbox'
+import { claimSlot, radioValues } from './slot-claims'
 
 // Issue 57, part 1: a visitor presses before the page's scripts have come, so the browser posts
 // the form itself, without the challenge's token. The answer carries the challenge and what was
@@ -137,27 +138,13 @@ const outbox = (to: string) =>
   query<{ kind: string }>(`SELECT kind FROM mail_outbox WHERE to_address = '${to}' ORDER BY id`)
 
 /**
- * A free time at random from the whole list the page shows, past its first few (the minimum
- * notice may pass them meanwhile): other tests book the last day's, and two phones of this file
- * book at once.
+ * A time at random from the whole list the page shows, past its first few (the minimum notice
+ * may pass them meanwhile), that no other test claimed.
  */
 async function someSlot(main: Locator) {
-  const values = await main
-    .getByRole('radio')
-    .evaluateAll((radios) => radios.map((r) => r.getAttribute('value')!))
-  const offered = values.slice(Math.min(4, values.length - 1))
-  // one this file's other tests have not chosen: they run at once, and a slot two of them
-  // chose was taken when the second posted ("not a slot we offer now" instead of the answer
-  // under test, in a full run)
-  const free = offered.filter((slot) => !chosenSlots.has(slot))
-  const pool = free.length ? free : offered
-  const slot = pool[Math.floor(Math.random() * pool.length)]!
-  chosenSlots.add(slot)
-  return slot
+  const values = await radioValues(main.getByRole('radio'))
+  return claimSlot(values.slice(Math.min(4, values.length - 1)), { random: true })
 }
-
-/** The slots this file's tests have chosen. */
-const chosenSlots = new Set<string>()
 
 /** The part of a sentence after its `{{title}}` (the guide's), which the page fills in. */
 const afterTitle = (text: string) => text.split('}}').at(-1)!.trim()

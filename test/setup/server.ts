@@ -46,6 +46,12 @@ export const TRACKERS = { META_PIXEL_ID: '123456789012345', GA_MEASUREMENT_ID: '
 export const READY_FILE = 'test-results/e2e-servers.json'
 
 /**
+ * Where the browser files claim the times they book (test/e2e/slot-claims.ts): they run at once
+ * against one server, which refuses a time already taken. Cleared with the servers' state.
+ */
+export const CLAIMS_DIR = 'test-results/claimed-slots'
+
+/**
  * Builds the site and serves it on fresh, migrated local D1s (migrated once, then copied), as
  * `npm start` does: once as
  * configured by default, once with trackers, a pair for the remote auth mode (one instance's
@@ -56,6 +62,7 @@ export const READY_FILE = 'test-results/e2e-servers.json'
 export default async function setup(project: TestProject) {
   mkdirSync('test-results', { recursive: true })
   rmSync(READY_FILE, { force: true })
+  rmSync(CLAIMS_DIR, { recursive: true, force: true })
   for (const state of [
     E2E_STATE,
     TRACKERS_STATE,
