@@ -116,8 +116,9 @@ export async function workerProject(isolated: boolean) {
       // on its mail or a timer (with two, a third of the machine stayed idle)
       maxWorkers: 3,
       // hang guards, sized for a machine several times slower than this one (vitest's default
-      // of 5 s is a wait for a mail or a queue on a busy one); a longer test names its own
-      testTimeout: 30_000,
+      // of 5 s is a wait for a mail or a queue on a busy one; an e-mail's own wait is 60 s,
+      // test/worker/inbox.ts); a longer test names its own
+      testTimeout: 90_000,
       hookTimeout: 60_000,
       include: isolated ? ISOLATED : ['test/worker/**/*.test.{ts,tsx}'],
       exclude: isolated ? [] : ISOLATED,

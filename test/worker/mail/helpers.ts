@@ -1,9 +1,9 @@
 import { env } from 'cloudflare:test'
-import { outboxRows, parsedMailsTo } from '../inbox'
+import { MAIL_WAIT_MS, outboxRows, parsedMailsTo } from '../inbox'
 import type { OutboxRow } from '../../../worker/db/outbox'
 
-/** The newest message to `to` (its subject matching), once it has arrived (up to 10 s). */
-export async function delivered(to: string, subject?: RegExp, timeoutMs = 10_000) {
+/** The newest message to `to` (its subject matching), once it has arrived. */
+export async function delivered(to: string, subject?: RegExp, timeoutMs = MAIL_WAIT_MS) {
   const deadline = Date.now() + timeoutMs
   while (Date.now() < deadline) {
     const found = (await parsedMailsTo(to, subject)).at(-1)
@@ -14,7 +14,7 @@ export async function delivered(to: string, subject?: RegExp, timeoutMs = 10_000
 }
 
 /** Waits until every e-mail to `to` has left `queued`/`sending`. */
-export async function settled(to: string, timeoutMs = 10_000) {
+export async function settled(to: string, timeoutMs = MAIL_WAIT_MS) {
   const deadline = Date.now() + timeoutMs
   while (Date.now() < deadline) {
     const rows = await outboxRows(to)
