@@ -672,7 +672,7 @@ async function staffCookie(mf, base) {
   const db = await mf.getD1Database('DB')
   await db
     .prepare(
-      "UPDATE auth_users SET app_metadata = json_set(app_metadata, '$.role', 'agency') WHERE email = ?",
+      "UPDATE auth_users SET app_metadata = json_set(app_metadata, '$.role', 'admin') WHERE email = ?",
     )
     .bind(email)
     .run()

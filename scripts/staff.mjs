@@ -1,41 +1,64 @@
-// `npm run staff -- add|remove|list [EMAIL] [--remote]`: who may open the agency's desk.
-// Staff carry app_metadata.role = "agency" in the built-in auth service (a hosted GoTrue: set the
-// same app_metadata with its admin API or dashboard). The role takes effect at the next sign-in;
-// the desk also needs the account's second factor (an authenticator app on /account).
+// `npm run staff -- add EMAIL [--role ROLE] | remove EMAIL | list  [--remote]`: who may open the
+// agency's desk, and as what. The role lives in the account's app_metadata.role (the built-in
+// auth service's D1; a hosted GoTrue: the same app_metadata, set with its admin API or
+// dashboard): owner, admin, editor, sales or writer (worker/desk/roles.ts). The site's first
+// Owner is made here (`--role owner`). A change holds at the member's next request; the desk
+// also needs the account's second factor (/account).
 import { queryD1 } from './lib/d1.mjs'
 
+const ROLES = ['owner', 'admin', 'editor', 'sales', 'writer']
 const args = process.argv.slice(2)
 const remote = args.includes('--remote')
-const [command, email] = args.filter((a) => !a.startsWith('--'))
+const roleAt = args.indexOf('--role')
+const role = roleAt >= 0 ? args[roleAt + 1] : 'admin'
+const [command, email] = args.filter(
+  (a, i) => !a.startsWith('--') && (roleAt < 0 || i !== roleAt + 1),
+)
 const quote = (s) => `'${s.replaceAll("'", "''")}'`
+const roleOf = "json_extract(app_metadata, '$.role')"
+const staffRoles = `(${ROLES.map(quote).join(', ')})`
+
+function fail(message, code = 1) {
+  console.error(message)
+  process.exit(code)
+}
 
 if (command === 'list') {
   const rows = queryD1(
-    "SELECT email, created_at FROM auth_users WHERE json_extract(app_metadata, '$.role') = 'agency' ORDER BY email",
+    `SELECT email, ${roleOf} AS role, created_at FROM auth_users WHERE ${roleOf} IN ${staffRoles} ORDER BY email`,
     { remote },
   )
-  for (const r of rows) console.log(`${r.email}\t(since sign-up ${r.created_at})`)
-  if (!rows.length) console.log('no staff yet: npm run staff -- add EMAIL')
+  for (const r of rows) console.log(`${r.email}\t${r.role}\t(since sign-up ${r.created_at})`)
+  if (!rows.length) console.log('no staff yet: npm run staff -- add EMAIL --role owner')
 } else if ((command === 'add' || command === 'remove') && email) {
   const address = email.trim().toLowerCase()
-  const value =
-    command === 'add'
-      ? "json_set(app_metadata, '$.role', 'agency')"
-      : "json_remove(app_metadata, '$.role')"
-  const rows = queryD1(
-    `UPDATE auth_users SET app_metadata = ${value} WHERE email = ${quote(address)} RETURNING email`,
+  if (command === 'add' && !ROLES.includes(role)) fail(`--role is one of ${ROLES.join(', ')}`, 2)
+  const [account] = queryD1(
+    `SELECT ${roleOf} AS role FROM auth_users WHERE email = ${quote(address)}`,
     { remote },
   )
-  if (!rows.length) {
-    console.error(`no account for ${address}: sign up on /auth first`)
-    process.exit(1)
-  }
+  if (!account) fail(`no account for ${address}: sign up on /auth first`)
+  const [owner] = queryD1(`SELECT email FROM auth_users WHERE ${roleOf} = 'owner'`, { remote })
+  // the site keeps exactly one Owner, handed over to an Admin, never added beside it or removed
+  if (account.role === 'owner' && !(command === 'add' && role === 'owner'))
+    fail(`${address} is the Owner: the site keeps exactly one, handed to an Admin, not removed`)
+  if (command === 'add' && role === 'owner' && owner && owner.email !== address)
+    fail(`${owner.email} is the Owner already: the site keeps exactly one, handed over, not added`)
+  const value =
+    command === 'add'
+      ? `json_set(app_metadata, '$.role', ${quote(role)})`
+      : "json_remove(app_metadata, '$.role')"
+  queryD1(`UPDATE auth_users SET app_metadata = ${value} WHERE email = ${quote(address)}`, {
+    remote,
+  })
   console.log(
     command === 'add'
-      ? `${address} is staff: sign in again, with the authenticator app, to open /desk`
+      ? `${address} has the ${role} role in the desk: with an authenticator app (on /account), /desk opens`
       : `${address} is no longer staff`,
   )
 } else {
-  console.error('usage: npm run staff -- add|remove EMAIL [--remote] | list [--remote]')
-  process.exit(2)
+  fail(
+    `usage: npm run staff -- add EMAIL [--role ${ROLES.join('|')}] [--remote] | remove EMAIL [--remote] | list [--remote]`,
+    2,
+  )
 }

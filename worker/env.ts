@@ -4,6 +4,7 @@ import type { AccessClaims, AuthUser } from './auth-types'
 import type { SiteConfig } from './config'
 import type { PageOutput } from './react-dom-server'
 import type { Bindings } from './bindings'
+import type { Role } from './desk/roles'
 
 /** What kept the desk from confirming a staff member: their edits wait until it answers. */
 export type DeskDown = 'database' | 'sign-in'
@@ -48,6 +49,8 @@ export interface AppEnv {
      * was down: D1 (the built-in provider's store) or a hosted sign-in service (AUTH_URL).
      */
     deskReadOnly?: DeskDown
+    /** The staff member's role in the desk, as their account says now (desk/guard.ts). */
+    deskRole?: Role
     /** The page's content came from the snapshot, D1 failing (content/live.ts). */
     contentSource?: 'snapshot'
     /** The page is not for search engines (the route table's `indexable: false`). */

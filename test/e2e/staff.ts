@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core'
 import { expect } from 'vitest'
 import en from '../../locales/en.json'
+import type { Role } from '../../worker/desk/roles'
 import { codeFor } from '../totp'
 import { query } from './d1'
 
@@ -8,10 +9,10 @@ const t = en
 
 /**
  * A staff member as the agency makes one, signed in to the desk in `page`: signs up, gets the
- * role (what `npm run staff -- add` does), adds an authenticator app, signs out and signs in
- * again with the password and a code. Returns their address.
+ * role (an Admin unless named: what `npm run staff -- add` does), adds an authenticator app,
+ * signs out and signs in again with the password and a code. Returns their address.
  */
-export async function signInStaff(page: Page) {
+export async function signInStaff(page: Page, role: Role = 'admin') {
   const staff = `e2e-staff-${crypto.randomUUID().slice(0, 6)}@example.org`
   await page.goto('/auth?mode=sign-up')
   await page.locator('main').getByLabel(t.auth.email).fill(staff)
@@ -19,7 +20,7 @@ export async function signInStaff(page: Page) {
   await page.locator('main form').getByRole('button', { name: t.auth.sign_up }).click()
   await page.waitForURL((url) => url.pathname === '/')
   await query(
-    `UPDATE auth_users SET app_metadata = json_set(app_metadata, '$.role', 'agency') WHERE email = '${staff}'`,
+    `UPDATE auth_users SET app_metadata = json_set(app_metadata, '$.role', '${role}') WHERE email = '${staff}'`,
   )
   // without the second factor the desk does not exist
   expect((await page.goto('/desk'))!.status()).toBe(404)

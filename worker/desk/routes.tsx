@@ -11,6 +11,8 @@ import { deskContent } from './content'
 import { csvLine } from './csv'
 import { readCursor, readFilter, writeCursor } from './filter'
 import { staffOnly } from './guard'
+import { can } from './roles'
+import { sectionsFor } from './sections'
 import { staffOf } from './staff'
 import { countHeldMail, deskMail } from './mail'
 import { deskNewsletters } from './newsletters'
@@ -42,6 +44,12 @@ const PAGE_SIZE = 50
 const CSV_MAX_ROWS = 20_000
 
 desk.get('/', async (c) => {
+  // the desk's door for every role: the leads inbox for those who read leads, else the first
+  // section the role opens (a Writer's, an Editor's content)
+  if (!can(c.var.deskRole, 'leads.read')) {
+    const first = sectionsFor(c.var.deskRole)[0]
+    return first ? c.redirect(first.href, 302) : c.notFound()
+  }
   const filter = readFilter(c.req.query())
   const { leads, next } = await listLeads(
     c.env.DB,

@@ -29,6 +29,8 @@ export function usePage() {
     challenge: challengeProps(c.env),
     /** Desk pages: form e-mails held back after a surge (desk/mail.tsx). */
     heldMail: c.get('heldMail') ?? 0,
+    /** Desk pages: the staff member's role, which decides the bar and the actions shown. */
+    deskRole: c.get('deskRole'),
   }
 }
 

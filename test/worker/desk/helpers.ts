@@ -2,6 +2,7 @@ import { env, SELF } from 'cloudflare:test'
 import { expect } from 'vitest'
 import { client, codeFor, SITE, unique } from '../auth/helpers'
 import { DUMMY_TOKEN } from '../challenge'
+import type { Role } from '../../../worker/desk/roles'
 import { postForm } from '../privacy/helpers'
 
 /** What the desk tests share: people with and without the staff role and a second factor. */
@@ -9,8 +10,11 @@ import { postForm } from '../privacy/helpers'
 const cookieOf = (session: { access_token: string; refresh_token: string }) =>
   `sb-access-token=${session.access_token}; sb-refresh-token=${session.refresh_token}`
 
-/** A signed-in person: staff or not, with a second factor (aal2) or not; their cookies. */
-export async function person(opts: { staff: boolean; secondFactor: boolean }) {
+/**
+ * A signed-in person: staff (an Admin, who may do everything but hand ownership over, or the
+ * role named) or not, with a second factor (aal2) or not; their cookies.
+ */
+export async function person(opts: { staff: boolean | Role; secondFactor: boolean }) {
   const supabase = client()
   const email = unique('desk')
   const signedUp = await supabase.auth.signUp({
@@ -20,8 +24,10 @@ export async function person(opts: { staff: boolean; secondFactor: boolean }) {
   })
   expect(signedUp.error).toBeNull()
   if (opts.staff)
-    await env.DB.prepare(`UPDATE auth_users SET app_metadata = '{"role":"agency"}' WHERE email = ?`)
-      .bind(email)
+    await env.DB.prepare(
+      `UPDATE auth_users SET app_metadata = json_object('role', ?) WHERE email = ?`,
+    )
+      .bind(opts.staff === true ? 'admin' : opts.staff, email)
       .run()
   // a fresh sign-in, so the token carries the role
   let session = (await supabase.auth.signInWithPassword({ email, password: 'correct horse 1' }))

@@ -3,6 +3,7 @@ import { byDay, slotChoices } from '../../components/slot-options'
 import type { Booking } from '../../db/bookings'
 import { formatDateTime, languageName } from '../../i18n/format'
 import { usePage } from '../../render/context'
+import { can } from '../roles'
 import { DeskHeader, DeskNotice } from './leads'
 
 /** What the last cancel or move did, as the page after it says (?done=). */
@@ -37,7 +38,7 @@ export function DeskBookingsPage({
   timeZone: string
   done?: DeskBookingsDone
 }) {
-  const { t, lang } = usePage()
+  const { t, lang, deskRole } = usePage()
   const dayOf = new Intl.DateTimeFormat(lang, { dateStyle: 'full', timeZone })
   const timeOf = new Intl.DateTimeFormat(lang, { timeStyle: 'short', timeZone })
   // the free slots, and the booking's own time first chosen (as the visitor's manage page does)
@@ -54,11 +55,13 @@ export function DeskBookingsPage({
             : t('desk_bookings.none')}
         </p>
         <CalendarNotice calendar={calendar} />
-        <p className="m-0">
-          <a href="/desk/bookings/availability" className="font-semibold text-brand-700">
-            {t('desk_bookings.availability_link')}
-          </a>
-        </p>
+        {can(deskRole, 'calendar.manage') && (
+          <p className="m-0">
+            <a href="/desk/bookings/availability" className="font-semibold text-brand-700">
+              {t('desk_bookings.availability_link')}
+            </a>
+          </p>
+        )}
         {done && <DeskNotice ok={ok}>{t(`desk_bookings.done.${done}`)}</DeskNotice>}
         {byDay(bookings, (b) => b.slotStart, timeZone).map((day) => (
           <section key={day[0].slotStart} aria-labelledby={`day-${day[0].id}`}>

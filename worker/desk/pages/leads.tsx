@@ -5,23 +5,14 @@ import type { LeadFilter, LeadKind, LeadRow } from '../../db/desk'
 import { LEAD_KINDS } from '../../db/desk'
 import type { personalRows } from '../../db/personal-data'
 import { filterQuery, STATUSES } from '../filter'
+import { can } from '../roles'
+import { sectionsFor, type DeskSection } from '../sections'
 import { formatDateTime, languageName } from '../../i18n/format'
 import { usePage } from '../../render/context'
 
 /** The agency's desk: the leads inbox and one person's history (staff only, desk/guard.ts). */
 
 const when = formatDateTime
-
-/** The desk's sections, in its navigation's order. */
-const DESK_SECTIONS = [
-  { href: '/desk', key: 'desk.nav.leads' },
-  { href: '/desk/bookings', key: 'desk.nav.bookings' },
-  { href: '/desk/mail', key: 'desk.nav.mail' },
-  { href: '/desk/visits', key: 'desk.nav.visits' },
-  { href: '/desk/speed', key: 'desk.nav.speed' },
-  { href: '/desk/content', key: 'desk.nav.content' },
-  { href: '/desk/newsletters', key: 'desk.nav.newsletters' },
-] as const
 
 /** The outcome of a staff action, announced: done (green) or refused (amber). */
 export function DeskNotice({
@@ -84,12 +75,12 @@ export function DeskHeader({
   title: string
   /** The title's own language when it is the agency's text, not the desk's words. */
   titleLang?: string
-  section: (typeof DESK_SECTIONS)[number]['href']
+  section: DeskSection
 }) {
-  const { t, heldMail } = usePage()
+  const { t, heldMail, deskRole } = usePage()
   return (
     <section className="bg-gradient-to-b from-brand-50 to-white">
-      {heldMail > 0 && section !== '/desk/mail' && (
+      {heldMail > 0 && section !== '/desk/mail' && can(deskRole, 'mail.outbox') && (
         <p role="status" className="m-0 bg-amber-100 px-4 py-2 text-center text-sm text-amber-900">
           {t.plural('desk.held_mail.title', heldMail)}{' '}
           <a href="/desk/mail?status=held" className="font-semibold text-amber-900 underline">
@@ -100,7 +91,7 @@ export function DeskHeader({
       <div className="container py-8">
         <nav aria-label={t('desk.eyebrow')}>
           <ul className="m-0 flex list-none flex-wrap gap-2 p-0">
-            {DESK_SECTIONS.map((s) => (
+            {sectionsFor(deskRole).map((s) => (
               <li key={s.href}>
                 <a
                   href={s.href}

@@ -1,0 +1,149 @@
+import { env } from 'cloudflare:test'
+import { beforeAll, describe, expect, it } from 'vitest'
+import en from '../../../locales/en.json'
+import { can, ROLES, type Role } from '../../../worker/desk/roles'
+import { DESK_ROUTES, permissionOf } from '../../../worker/desk/route-permissions'
+import { desk } from '../../../worker/desk/routes'
+import { unique } from '../auth/helpers'
+import { get, person, post } from './helpers'
+
+// The desk's whole route table, by role: every route the desk's router has, for each role, a
+// visitor and a signed-in customer, answers as the role's permissions say (worker/desk/roles.ts,
+// route-permissions.ts). Generated from the router itself: a route added without a permission
+// is refused to everyone, and fails here.
+
+/** Every desk route as the site's router registers it ("GET /desk/bookings"), middleware aside. */
+const deskRoutes = () =>
+  desk.routes
+    .filter((r) => r.method !== 'ALL')
+    .map((r) => `${r.method} ${r.path === '/' ? '/desk' : `/desk${r.path}`}`)
+
+/** A concrete address for a route's pattern: its parameters filled with rows that exist. */
+function addressOf(pattern: string, rows: { lead: number; newsletter: number }) {
+  return pattern
+    .replace('/leads/:kind/:id', `/leads/contact/${rows.lead}`)
+    .replace('/newsletters/:id{[0-9]+}', `/newsletters/${rows.newsletter}`)
+    .replace('/content/:kind/:id', '/content/article/new')
+    .replace('/content/:kind', '/content/article')
+    .replace('/media/:name', '/media/no-such-picture.jpg')
+    .replace(':id{[0-9]+}', '999999')
+    .replace(':choice{release|drop}', 'release')
+}
+
+type Who = Role | 'visitor' | 'customer'
+const cookies = new Map<Who, string | undefined>()
+const rows = { lead: 0, newsletter: 0 }
+
+beforeAll(async () => {
+  // one Owner per site (the database refuses a second): this file's own
+  await env.DB.prepare(
+    "UPDATE auth_users SET app_metadata = json_set(app_metadata, '$.role', 'admin') WHERE json_extract(app_metadata, '$.role') = 'owner'",
+  ).run()
+  for (const role of ROLES)
+    cookies.set(role, (await person({ staff: role, secondFactor: true })).cookie)
+  cookies.set('visitor', undefined)
+  cookies.set('customer', (await person({ staff: false, secondFactor: true })).cookie)
+  const email = unique('roles-lead')
+  rows.lead = (await env.DB.prepare(
+    `INSERT INTO contact_messages (name, email, service, message, language)
+     VALUES ('Lena Lead', ?, 'amazon', 'Ads, please', 'en') RETURNING id`,
+  )
+    .bind(email)
+    .first<number>('id'))!
+  // a draft issue, as the desk makes one
+  const made = await post('/desk/newsletters', {}, cookies.get('admin'))
+  expect(made.status).toBe(303)
+  rows.newsletter = Number(
+    new URL(made.headers.get('Location')!, 'http://x').pathname.split('/')[3],
+  )
+  // with its English text, which its e-mail's preview needs
+  const saved = await post(
+    `/desk/newsletters/${rows.newsletter}`,
+    { version: '1', tab: 'en', subject: 'Roles', body: 'Hello.', action: 'save' },
+    cookies.get('admin'),
+  )
+  expect(saved.status).toBe(303)
+}, 120_000)
+
+describe('the desk by role', { timeout: 180_000 }, () => {
+  it('has a permission for every route the router has, and no entry for a route it lacks', () => {
+    const routes = deskRoutes()
+    expect(routes.length).toBeGreaterThan(20)
+    expect(
+      routes.filter((r) => !(r in DESK_ROUTES)),
+      'routes without a permission',
+    ).toEqual([])
+    expect(Object.keys(DESK_ROUTES).filter((r) => !routes.includes(r))).toEqual([])
+  })
+
+  it('answers each route for each role as its permissions say: allowed, 404 for a page, 403 for a post or the CSV', async () => {
+    const table: string[] = []
+    for (const route of deskRoutes()) {
+      const [method, pattern] = route.split(' ')
+      const path = addressOf(pattern, rows)
+      const permission = permissionOf(method, pattern)
+      for (const [who, cookie] of cookies) {
+        const allowed = who !== 'visitor' && who !== 'customer' && can(who, permission!)
+        const res = method === 'GET' ? await get(path, cookie) : await post(path, {}, cookie)
+        const body = await res.text()
+        // a refusal is what a visitor gets: the not-found page for a page, 403 for a post (the
+        // site's 403 page to a person) or the CSV. A page's rows exist (a GET allowed answers
+        // 200 or sends on); a post's need not (allowed, the route may answer 404 or 400)
+        const page = method === 'GET' && !path.endsWith('.csv')
+        const refused = page
+          ? res.status === 404 && body.includes(en.not_found.title)
+          : res.status === 403
+        const got =
+          res.status >= 500
+            ? `failed ${res.status}`
+            : refused
+              ? 'refused'
+              : page && res.status !== 200 && res.status !== 302
+                ? `answered ${res.status}`
+                : 'allowed'
+        table.push(`${who} ${route}: ${got}`)
+        expect(
+          got,
+          `${who} ${method} ${path} ${res.status} ${body.match(/<title>[^<]*|<h1[^>]*>[^<]*/g)}`,
+        ).toBe(allowed ? 'allowed' : 'refused')
+      }
+    }
+    expect(table.length).toBe(deskRoutes().length * cookies.size)
+  })
+
+  it('shows each role only the sections of the bar its role opens, and sends it there from /desk', async () => {
+    for (const role of ROLES) {
+      const res = await get('/desk', cookies.get(role))
+      const landing =
+        res.status === 302 ? new URL(res.headers.get('Location')!, 'http://x').pathname : '/desk'
+      const page = await get(landing, cookies.get(role))
+      const html = await page.text()
+      const bar = html.slice(html.indexOf(`aria-label="${en.desk.eyebrow}"`)).split('</nav>')[0]
+      const shown = [...bar.matchAll(/href="(\/desk[^"]*)"/g)].map((m) => m[1])
+      const every = [
+        '/desk',
+        '/desk/bookings',
+        '/desk/mail',
+        '/desk/visits',
+        '/desk/speed',
+        '/desk/content',
+        '/desk/newsletters',
+      ]
+      const expected = {
+        owner: every,
+        admin: every,
+        editor: ['/desk/visits', '/desk/speed', '/desk/content', '/desk/newsletters'],
+        sales: ['/desk', '/desk/bookings', '/desk/mail', '/desk/visits'],
+        writer: [],
+      }[role]
+      if (role === 'writer') {
+        // nothing of the desk is a Writer's yet but their drafts (the review queue's issue)
+        expect(res.status).toBe(404)
+        continue
+      }
+      expect(page.status, role).toBe(200)
+      expect(shown, role).toEqual(expected)
+      expect(landing, role).toBe(expected[0] === '/desk' ? '/desk' : expected[0])
+    }
+  })
+})

@@ -1,0 +1,46 @@
+import type { Permission } from './roles'
+
+/**
+ * Every desk route and the permission it needs, by method and path as the router registered it.
+ * staffOnly() (guard.ts) checks it for every request. A route missing here is refused to everyone
+ * (and the route-table test fails), so a new route cannot open by default. Finer rules inside a
+ * route (what a page shows, a Writer's own drafts) ask `can()` too.
+ */
+export const DESK_ROUTES = {
+  // the leads inbox for those who read leads; anyone else is sent to their own part of the desk
+  'GET /desk': 'desk.open',
+  'GET /desk/leads.csv': 'leads.export',
+  'GET /desk/leads/:kind/:id': 'leads.read',
+  'POST /desk/leads/:kind/:id': 'leads.work',
+  'GET /desk/bookings': 'bookings.manage',
+  'POST /desk/bookings/:id{[0-9]+}/cancel': 'bookings.manage',
+  'POST /desk/bookings/:id{[0-9]+}/move': 'bookings.manage',
+  'GET /desk/bookings/availability': 'calendar.manage',
+  'POST /desk/bookings/availability': 'calendar.manage',
+  'POST /desk/bookings/feed': 'calendar.manage',
+  'GET /desk/mail': 'mail.outbox',
+  'POST /desk/mail/:id{[0-9]+}/resend': 'mail.outbox',
+  'POST /desk/mail/held/:choice{release|drop}': 'mail.outbox',
+  'GET /desk/visits': 'visits.read',
+  'GET /desk/speed': 'speed.read',
+  'GET /desk/content': 'content.write',
+  'GET /desk/content/:kind': 'content.write',
+  'GET /desk/content/:kind/:id': 'content.write',
+  'POST /desk/content/:kind/:id': 'content.write',
+  'POST /desk/content/:kind/:id/restore': 'content.publish',
+  'POST /desk/content/media/:name/sizes': 'content.write',
+  'POST /desk/content/media': 'content.write',
+  'POST /desk/content/preview': 'content.write',
+  'GET /desk/newsletters': 'newsletters.send',
+  'POST /desk/newsletters': 'newsletters.send',
+  'GET /desk/newsletters/:id{[0-9]+}': 'newsletters.send',
+  'POST /desk/newsletters/:id{[0-9]+}': 'newsletters.send',
+  'GET /desk/newsletters/:id{[0-9]+}/email': 'newsletters.send',
+} as const satisfies Record<string, Permission>
+
+/** The permission the route answering this request needs; undefined for one not in the table. */
+export function permissionOf(method: string, path: string): Permission | undefined {
+  return (DESK_ROUTES as Record<string, Permission>)[
+    `${method === 'HEAD' ? 'GET' : method} ${path}`
+  ]
+}
