@@ -1,4 +1,4 @@
--- The desk's roles (worker/desk/roles.ts): staff were all "agency", allowed everything. The
+-- The desk's roles (worker/roles.ts): staff were all "agency", allowed everything. The
 -- earliest becomes the Owner and the rest Admins, which keeps what each could do (an Admin may
 -- do everything but hand ownership over). The role lives where it did, app_metadata.role.
 UPDATE auth_users

@@ -1,7 +1,7 @@
 // `npm run staff -- add EMAIL [--role ROLE] | remove EMAIL | list  [--remote]`: who may open the
 // agency's desk, and as what. The role lives in the account's app_metadata.role (the built-in
 // auth service's D1; a hosted GoTrue: the same app_metadata, set with its admin API or
-// dashboard): owner, admin, editor, sales or writer (worker/desk/roles.ts). The site's first
+// dashboard): owner, admin, editor, sales or writer (worker/roles.ts). The site's first
 // Owner is made here (`--role owner`). A change holds at the member's next request; the desk
 // also needs the account's second factor (/account).
 import { queryD1 } from './lib/d1.mjs'

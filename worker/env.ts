@@ -4,7 +4,7 @@ import type { AccessClaims, AuthUser } from './auth-types'
 import type { SiteConfig } from './config'
 import type { PageOutput } from './react-dom-server'
 import type { Bindings } from './bindings'
-import type { Role } from './desk/roles'
+import type { Role } from './roles'
 
 /** What kept the desk from confirming a staff member: their edits wait until it answers. */
 export type DeskDown = 'database' | 'sign-in'

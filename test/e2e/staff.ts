@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core'
 import { expect } from 'vitest'
 import en from '../../locales/en.json'
-import type { Role } from '../../worker/desk/roles'
+import type { Role } from '../../worker/roles'
 import { codeFor } from '../totp'
 import { query } from './d1'
 

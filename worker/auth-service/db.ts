@@ -5,7 +5,7 @@ export interface UserRow {
   email: string
   password_hash: string
   user_metadata: string
-  /** Set by the admin only (`npm run staff`, the desk's team page): {"role": "owner" | "admin" | "editor" | "sales" | "writer"} for staff (worker/desk/roles.ts). */
+  /** Set by the admin only (`npm run staff`): {"role": "owner" | "admin" | "editor" | "sales" | "writer"} for staff (worker/roles.ts). */
   app_metadata: string
   email_confirmed_at: string | null
   /** A new address waiting for its links to be used (GoTrue's email_change); null when none. */

@@ -4,14 +4,14 @@ import { matchedRoutes } from 'hono/route'
 import { authClient } from '../auth/client'
 import { accessClaims } from '../auth/session'
 import type { AppEnv } from '../env'
-import { can, isRole } from './roles'
+import { can, isRole } from '../roles'
 import { permissionOf } from './route-permissions'
 
 /**
  * Everything under /desk: a signed-in staff member who passed a second factor (aal2), as the
  * token says and the provider confirms (the session is live, the role still granted), whose
  * role has the permission the route needs (route-permissions.ts). The role is the account's
- * app_metadata.role (roles.ts), read live on every request, so a change of role or a removal
+ * app_metadata.role (worker/roles.ts), read live on every request, so a change of role or a removal
  * holds at the member's next request, in a tab already open too. Anyone else learns nothing:
  * pages answer the site's not-found page (404), the rest 403.
  * The token is verified once per request, by session(); the confirmation is one indexed read

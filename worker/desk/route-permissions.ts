@@ -1,4 +1,4 @@
-import type { Permission } from './roles'
+import type { Permission } from '../roles'
 
 /**
  * Every desk route and the permission it needs, by method and path as the router registered it.

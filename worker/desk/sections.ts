@@ -1,4 +1,4 @@
-import { can, type Permission, type Role } from './roles'
+import { can, type Permission, type Role } from '../roles'
 
 /** The desk's sections, in its bar's order, each with the permission that opens it. */
 export const DESK_SECTIONS = [

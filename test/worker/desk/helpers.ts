@@ -2,7 +2,7 @@ import { env, SELF } from 'cloudflare:test'
 import { expect } from 'vitest'
 import { client, codeFor, SITE, unique } from '../auth/helpers'
 import { DUMMY_TOKEN } from '../challenge'
-import type { Role } from '../../../worker/desk/roles'
+import type { Role } from '../../../worker/roles'
 import { postForm } from '../privacy/helpers'
 
 /** What the desk tests share: people with and without the staff role and a second factor. */

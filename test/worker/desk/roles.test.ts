@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:test'
 import { beforeAll, describe, expect, it } from 'vitest'
 import en from '../../../locales/en.json'
-import { can, ROLES, type Role } from '../../../worker/desk/roles'
+import { can, ROLES, type Role } from '../../../worker/roles'
 import { DESK_ROUTES, permissionOf } from '../../../worker/desk/route-permissions'
 import { desk } from '../../../worker/desk/routes'
 import { unique } from '../auth/helpers'

@@ -3,7 +3,7 @@ import { byDay, slotChoices } from '../../components/slot-options'
 import type { Booking } from '../../db/bookings'
 import { formatDateTime, languageName } from '../../i18n/format'
 import { usePage } from '../../render/context'
-import { can } from '../roles'
+import { can } from '../../roles'
 import { DeskHeader, DeskNotice } from './leads'
 
 /** What the last cancel or move did, as the page after it says (?done=). */

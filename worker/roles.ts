@@ -1,6 +1,6 @@
 /**
  * Who may do what in the desk: each role is a set of permissions (data, not code), and every
- * desk route names the one it needs (routes-permissions.ts). `can()` is the only question the
+ * desk route names the one it needs (desk/route-permissions.ts). `can()` is the only question the
  * desk asks; the bar, the guard and the handlers' finer checks all ask it.
  */
 
