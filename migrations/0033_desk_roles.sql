@@ -17,7 +17,7 @@ SET app_metadata = json_set(
 )
 WHERE json_extract(app_metadata, '$.role') = 'agency';
 
--- Exactly one Owner: a second is refused by the database itself (ownership is handed over, in
--- one statement, never shared).
+-- One Owner at most: a second is refused by the database itself (ownership is handed over,
+-- the Owner demoted before the Admin is promoted, in one batch; never shared).
 CREATE UNIQUE INDEX auth_users_one_owner ON auth_users (json_extract(app_metadata, '$.role'))
 WHERE json_extract(app_metadata, '$.role') = 'owner';

@@ -1,4 +1,4 @@
-import { Hono } from 'hono'
+import { Hono, type Context } from 'hono'
 import * as v from 'valibot'
 import { readForm } from '../api/forms'
 import type { AppEnv } from '../env'
@@ -46,8 +46,17 @@ accountDataRoutes.post('/account/data', ...guard, signedInOnly, async (c) => {
   )
 })
 
+/**
+ * The site keeps exactly one Owner of its desk (worker/roles.ts): their account is not deleted
+ * while it is the Owner's, at either step. (A hosted service's own dashboard is not ours to
+ * hold back.)
+ */
+const ownsTheSite = (c: Context<AppEnv>) => c.var.account?.app_metadata?.role === 'owner'
+const ownerRefused = '/account?error=owner_cannot_delete#delete'
+
 /** Step one: a code to the account's address. */
 accountDataRoutes.post('/account/delete-code', ...guard, signedInOnly, async (c) => {
+  if (ownsTheSite(c)) return c.redirect(ownerRefused, 303)
   const email = c.var.account?.email ?? c.var.user!.email
   const res = await authClient(c).sendOwnAccountCode(email)
   if (!res.ok) return c.redirect(`/account?error=${encodeURIComponent(res.code)}#delete`, 303)
@@ -63,6 +72,7 @@ const Code = v.object({ code: sixDigits })
  * they expire within the hour.
  */
 accountDataRoutes.post('/account/delete', ...guard, signedInOnly, async (c) => {
+  if (ownsTheSite(c)) return c.redirect(ownerRefused, 303)
   const user = c.var.account ?? { id: c.var.user!.id, email: c.var.user!.email }
   const input = await readForm(c, Code)
   if (!input) return c.redirect(toDelete('invalid_code'), 303)

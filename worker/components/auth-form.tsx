@@ -23,6 +23,7 @@ const KNOWN_ERRORS = [
   'email_not_confirmed',
   'captcha_failed',
   'challenge_needs_script',
+  'owner_cannot_delete',
 ] as const
 
 const isKnown = (error: string): error is (typeof KNOWN_ERRORS)[number] =>

@@ -35,6 +35,7 @@ import { isContentKind, type ContentKind, type ContentStatus } from '../db/conte
 import type { AppEnv, DeskDown } from '../env'
 import { limitBody, sameSiteOnly } from '../middleware/form-guard'
 import { DESK_CONTENT_BYTES } from '../middleware/request-size'
+import { can } from '../roles'
 import { deskTitle, staffOf } from './staff'
 import { ContentEditorPage, ContentListPage, type EditorState } from './pages/content'
 import { ContentSnapshotPage } from './pages/content-snapshot'
@@ -282,6 +283,10 @@ async function saveFromForm(c: Context<AppEnv>) {
     state.issues.form = 'invalid'
     return renderEditor(c, current, state, 400)
   }
+  // publishing, scheduling, unpublishing, or changing what visitors read (or will): the route
+  // needs content.write, this content.publish as well
+  if (changesLive(current, action.output) && !can(c.var.deskRole, 'content.publish'))
+    return c.json({ error: c.var.t('desk.forbidden') }, 403)
 
   // what the form says, checked field by field (issues shown beside each, nothing lost)
   const texts = readFields(kind, 'texts', textsOnly(form))
@@ -423,6 +428,10 @@ const prefixed = (issues: Record<string, string>, kind: ContentKind) =>
     ]),
   )
 
+/** Whether a save with this action changes what visitors read, now or at a scheduled time. */
+const changesLive = (item: { status: string }, action: v.InferOutput<typeof Action>) =>
+  action !== 'save' || item.status === 'published' || item.status === 'scheduled'
+
 /** A revision restored: its fields and texts become the item's (itself a save, with a version). */
 deskContent.post('/:kind/:id/restore', sameSiteOnly(), limitBody(4096), async (c) => {
   const current = await loadItem(c)
@@ -447,6 +456,8 @@ deskContent.post('/:kind/:id/restore', sameSiteOnly(), limitBody(4096), async (c
   }
   const removed = LANGS.filter((l) => current.texts[l] && !snapshot.texts[l])
   const live = current.status === 'published'
+  if (changesLive(current, 'save') && !can(c.var.deskRole, 'content.publish'))
+    return c.json({ error: c.var.t('desk.forbidden') }, 403)
   try {
     await saveItem(c.env.DB, staffOf(c), next, {
       texts: Object.keys(texts) as Lang[],

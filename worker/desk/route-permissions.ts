@@ -27,7 +27,7 @@ export const DESK_ROUTES = {
   'GET /desk/content/:kind': 'content.write',
   'GET /desk/content/:kind/:id': 'content.write',
   'POST /desk/content/:kind/:id': 'content.write',
-  'POST /desk/content/:kind/:id/restore': 'content.publish',
+  'POST /desk/content/:kind/:id/restore': 'content.write',
   'POST /desk/content/media/:name/sizes': 'content.write',
   'POST /desk/content/media': 'content.write',
   'POST /desk/content/preview': 'content.write',

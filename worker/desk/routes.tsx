@@ -45,7 +45,7 @@ const CSV_MAX_ROWS = 20_000
 
 desk.get('/', async (c) => {
   // the desk's door for every role: the leads inbox for those who read leads, else the first
-  // section the role opens (a Writer's, an Editor's content)
+  // section of the bar the role opens (an Editor's: Visits)
   if (!can(c.var.deskRole, 'leads.read')) {
     const first = sectionsFor(c.var.deskRole)[0]
     return first ? c.redirect(first.href, 302) : c.notFound()

@@ -1,22 +1,66 @@
 import { env } from 'cloudflare:test'
 import { beforeAll, describe, expect, it } from 'vitest'
 import en from '../../../locales/en.json'
-import { can, ROLES, type Role } from '../../../worker/roles'
-import { DESK_ROUTES, permissionOf } from '../../../worker/desk/route-permissions'
+import { ROLES, type Role } from '../../../worker/roles'
+import { DESK_ROUTES } from '../../../worker/desk/route-permissions'
 import { desk } from '../../../worker/desk/routes'
 import { unique } from '../auth/helpers'
 import { get, person, post } from './helpers'
 
 // The desk's whole route table, by role: every route the desk's router has, for each role, a
-// visitor and a signed-in customer, answers as the role's permissions say (worker/desk/roles.ts,
-// route-permissions.ts). Generated from the router itself: a route added without a permission
-// is refused to everyone, and fails here.
+// visitor and a signed-in customer, answers as the issue's table of roles says (written out
+// below, apart from worker/roles.ts and route-permissions.ts, which it checks). Generated from
+// the router itself: a route added without a permission is refused to everyone, and one added
+// without a line here fails.
 
 /** Every desk route as the site's router registers it ("GET /desk/bookings"), middleware aside. */
-const deskRoutes = () =>
-  desk.routes
-    .filter((r) => r.method !== 'ALL')
-    .map((r) => `${r.method} ${r.path === '/' ? '/desk' : `/desk${r.path}`}`)
+const deskRoutes = () => [
+  ...new Set(
+    desk.routes
+      .filter((r) => r.method !== 'ALL')
+      .map((r) => `${r.method} ${r.path === '/' ? '/desk' : `/desk${r.path}`}`),
+  ),
+]
+
+// Who may use each route, as the issue's table of roles has it. The Owner and Admins everything
+// (no route hands ownership over yet); a Writer nothing yet (their drafts come with the review
+// queue).
+const LEADS = ['GET /desk/leads.csv', 'GET /desk/leads/:kind/:id', 'POST /desk/leads/:kind/:id']
+const BOOKINGS = [
+  'GET /desk/bookings',
+  'POST /desk/bookings/:id{[0-9]+}/cancel',
+  'POST /desk/bookings/:id{[0-9]+}/move',
+]
+const MAIL = [
+  'GET /desk/mail',
+  'POST /desk/mail/:id{[0-9]+}/resend',
+  'POST /desk/mail/held/:choice{release|drop}',
+]
+const CONTENT = [
+  'GET /desk/content',
+  'GET /desk/content/:kind',
+  'GET /desk/content/:kind/:id',
+  'POST /desk/content/:kind/:id',
+  'POST /desk/content/:kind/:id/restore',
+  'POST /desk/content/media/:name/sizes',
+  'POST /desk/content/media',
+  'POST /desk/content/preview',
+]
+const NEWSLETTERS = [
+  'GET /desk/newsletters',
+  'POST /desk/newsletters',
+  'GET /desk/newsletters/:id{[0-9]+}',
+  'POST /desk/newsletters/:id{[0-9]+}',
+  'GET /desk/newsletters/:id{[0-9]+}/email',
+]
+const MAY: Record<Exclude<Role, 'owner' | 'admin'>, string[]> = {
+  // /desk itself sends an Editor on to their first section
+  editor: ['GET /desk', 'GET /desk/visits', 'GET /desk/speed', ...CONTENT, ...NEWSLETTERS],
+  sales: ['GET /desk', ...LEADS, ...BOOKINGS, ...MAIL, 'GET /desk/visits'],
+  writer: [],
+}
+const mayUse = (who: Who, route: string) =>
+  who === 'owner' || who === 'admin' || (who in MAY && MAY[who as keyof typeof MAY].includes(route))
 
 /** A concrete address for a route's pattern: its parameters filled with rows that exist. */
 function addressOf(pattern: string, rows: { lead: number; newsletter: number }) {
@@ -74,16 +118,19 @@ describe('the desk by role', { timeout: 180_000 }, () => {
       'routes without a permission',
     ).toEqual([])
     expect(Object.keys(DESK_ROUTES).filter((r) => !routes.includes(r))).toEqual([])
+    // a route for every method answers unchecked by the table: only the desk's middleware may
+    expect(
+      desk.routes.filter((r) => r.method === 'ALL' && r.path !== '/*').map((r) => r.path),
+    ).toEqual([])
   })
 
-  it('answers each route for each role as its permissions say: allowed, 404 for a page, 403 for a post or the CSV', async () => {
+  it('answers each route for each role as the table of roles says: allowed, else 404 for a page, 403 for a post or the CSV', async () => {
     const table: string[] = []
     for (const route of deskRoutes()) {
       const [method, pattern] = route.split(' ')
       const path = addressOf(pattern, rows)
-      const permission = permissionOf(method, pattern)
       for (const [who, cookie] of cookies) {
-        const allowed = who !== 'visitor' && who !== 'customer' && can(who, permission!)
+        const allowed = mayUse(who, route)
         const res = method === 'GET' ? await get(path, cookie) : await post(path, {}, cookie)
         const body = await res.text()
         // a refusal is what a visitor gets: the not-found page for a page, 403 for a post (the
@@ -145,5 +192,19 @@ describe('the desk by role', { timeout: 180_000 }, () => {
       expect(shown, role).toEqual(expected)
       expect(landing, role).toBe(expected[0] === '/desk' ? '/desk' : expected[0])
     }
+  })
+
+  it('keeps the Owner: their account is not deleted while it is the Owner’s, at either step', async () => {
+    const owner = cookies.get('owner')
+    for (const [path, fields] of [
+      ['/auth/account/delete-code', {}],
+      ['/auth/account/delete', { code: '123456' }],
+    ] as const) {
+      const res = await post(path, fields, owner)
+      expect(res.headers.get('Location'), path).toBe('/account?error=owner_cannot_delete#delete')
+    }
+    const page = await get('/account?error=owner_cannot_delete', owner)
+    expect(await page.text()).toContain(en.auth.errors.owner_cannot_delete.replace("'", '&#x27;'))
+    expect((await get('/desk', owner)).status).toBe(200)
   })
 })
