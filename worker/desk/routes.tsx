@@ -29,7 +29,9 @@ desk.use('*', staffOnly())
 // Every desk page says so while form e-mails wait for the agency (docs/bots.md): a surge of
 // mail to unconfirmed addresses is what a bot flooding strangers' inboxes looks like.
 desk.use('*', async (c, next) => {
-  if (c.req.method === 'GET') c.set('heldMail', await countHeldMail(c.env.DB).catch(() => 0))
+  // (counted only for those who can release or drop it: the others' pages do not say it)
+  if (c.req.method === 'GET' && can(c.var.deskRole, 'mail.outbox'))
+    c.set('heldMail', await countHeldMail(c.env.DB).catch(() => 0))
   await next()
 })
 desk.route('/bookings', deskBookings)

@@ -5,7 +5,6 @@ import type { LeadFilter, LeadKind, LeadRow } from '../../db/desk'
 import { LEAD_KINDS } from '../../db/desk'
 import type { personalRows } from '../../db/personal-data'
 import { filterQuery, STATUSES } from '../filter'
-import { can } from '../../roles'
 import { sectionsFor, type DeskSection } from '../sections'
 import { formatDateTime, languageName } from '../../i18n/format'
 import { usePage } from '../../render/context'
@@ -80,7 +79,7 @@ export function DeskHeader({
   const { t, heldMail, deskRole } = usePage()
   return (
     <section className="bg-gradient-to-b from-brand-50 to-white">
-      {heldMail > 0 && section !== '/desk/mail' && can(deskRole, 'mail.outbox') && (
+      {heldMail > 0 && section !== '/desk/mail' && (
         <p role="status" className="m-0 bg-amber-100 px-4 py-2 text-center text-sm text-amber-900">
           {t.plural('desk.held_mail.title', heldMail)}{' '}
           <a href="/desk/mail?status=held" className="font-semibold text-amber-900 underline">
