@@ -22,6 +22,12 @@ export interface ItemRow {
   version: number
   updated_at: string
   updated_by: string
+  /** The account that created it; null for the agency's items from before (migration 0036). */
+  author_id: string | null
+  /** When its draft was sent for review; null when it is not waiting for review. */
+  review_at: string | null
+  /** The reviewer's note when they sent it back, until it is sent again. */
+  review_note: string | null
 }
 
 export interface TextRow {
@@ -134,6 +140,9 @@ export interface ListedItem {
   publish_at: string | null
   updated_at: string
   updated_by: string
+  review_at: string | null
+  /** Sent back with a note (and not sent again yet). */
+  returned: boolean
   /** The English text's first field (a title, a name, a question). */
   title: string
   /** Languages with a text, and those whose text is older than the English one. */
@@ -147,29 +156,76 @@ export function itemTitle(texts: Json, slug: string) {
   return typeof first === 'string' ? first : slug
 }
 
-export async function listItems(db: D1Database, kind: ContentKind): Promise<ListedItem[]> {
+/**
+ * The items of a kind for the desk's list; `author`: only that account's drafts (a Writer's
+ * list, content-access.ts).
+ */
+export async function listItems(
+  db: D1Database,
+  kind: ContentKind,
+  { author }: { author?: string } = {},
+): Promise<ListedItem[]> {
+  const own = author === undefined ? '' : `AND i.author_id = ? AND i.status = 'draft'`
   const { results } = await db
     .prepare(
-      `SELECT i.id, i.slug, i.status, i.publish_at, i.updated_at, i.updated_by,
+      `SELECT i.id, i.slug, i.status, i.publish_at, i.updated_at, i.updated_by, i.review_at,
+              i.review_note IS NOT NULL AS returned,
               (SELECT fields FROM content_texts WHERE item_id = i.id AND lang = 'en') AS en,
               (SELECT json_group_array(json_object('lang', t.lang, 'stale',
                   t.lang != 'en' AND t.source_at < e.updated_at))
                FROM content_texts t LEFT JOIN content_texts e ON e.item_id = t.item_id AND e.lang = 'en'
                WHERE t.item_id = i.id) AS texts
-       FROM content_items i WHERE i.kind = ?
+       FROM content_items i WHERE i.kind = ? ${own}
        ORDER BY ${kind === 'article' ? 'coalesce(i.published_at, i.updated_at) DESC' : 'i.position'}, i.id DESC`,
     )
-    .bind(kind)
-    .all<Omit<ListedItem, 'title' | 'langs' | 'stale'> & { en: string | null; texts: string }>()
-  return results.map(({ en, texts, ...r }) => {
+    .bind(kind, ...(author === undefined ? [] : [author]))
+    .all<
+      Omit<ListedItem, 'title' | 'langs' | 'stale' | 'returned'> & {
+        en: string | null
+        texts: string
+        returned: number
+      }
+    >()
+  return results.map(({ en, texts, returned, ...r }) => {
     const langs = JSON.parse(texts) as { lang: Lang; stale: number }[]
     return {
       ...r,
+      returned: returned === 1,
       title: en ? itemTitle(JSON.parse(en) as Json, r.slug) : '',
       langs: langs.map((l) => l.lang),
       stale: langs.filter((l) => l.stale).map((l) => l.lang),
     }
   })
+}
+
+/** A draft waiting for review: the queue's line. */
+export interface QueuedItem {
+  id: number
+  kind: ContentKind
+  title: string
+  slug: string
+  review_at: string
+  /** Who sent it (the latest "Send for review"'s revision). */
+  sent_by: string
+}
+
+/** The review queue: every draft sent for review, the longest waiting first (its own index). */
+export async function reviewQueue(db: D1Database): Promise<QueuedItem[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT i.id, i.kind, i.slug, i.review_at,
+              (SELECT fields FROM content_texts WHERE item_id = i.id AND lang = 'en') AS en,
+              (SELECT author FROM content_revisions
+               WHERE item_id = i.id AND action = 'review_submit' ORDER BY id DESC LIMIT 1) AS sent_by
+       FROM content_items i WHERE i.review_at IS NOT NULL
+       ORDER BY i.review_at, i.id LIMIT 200`,
+    )
+    .all<Omit<QueuedItem, 'title'> & { en: string | null }>()
+  return results.map(({ en, ...r }) => ({
+    ...r,
+    sent_by: r.sent_by ?? '',
+    title: en ? itemTitle(JSON.parse(en) as Json, r.slug) : r.slug,
+  }))
 }
 
 export interface FullItem extends ItemRow {
@@ -283,7 +339,14 @@ export async function saveItem(
   db: D1Database,
   staff: Staff,
   next: FullItem,
-  changed: { texts: Lang[]; removed?: Lang[]; action: string; live: boolean },
+  changed: {
+    texts: Lang[]
+    removed?: Lang[]
+    action: string
+    live: boolean
+    /** More for the audit line (a review's note). */
+    detail?: Record<string, unknown>
+  },
   now = new Date().toISOString(),
 ): Promise<{ id: number; version: number }> {
   const isNew = next.id === 0
@@ -294,8 +357,8 @@ export async function saveItem(
       db
         .prepare(
           `INSERT INTO content_items (kind, slug, status, publish_at, published_at, position,
-             fields, version, updated_at, updated_by)
-           VALUES (?, ?, ?, ?, ?, (SELECT coalesce(max(position), -1) + 1 FROM content_items WHERE kind = ?), ?, 1, ?, ?)`,
+             fields, version, updated_at, updated_by, author_id, review_at, review_note)
+           VALUES (?, ?, ?, ?, ?, (SELECT coalesce(max(position), -1) + 1 FROM content_items WHERE kind = ?), ?, 1, ?, ?, ?, ?, ?)`,
         )
         .bind(
           next.kind,
@@ -307,6 +370,10 @@ export async function saveItem(
           JSON.stringify(next.fields),
           now,
           staff.email,
+          // its author: whoever creates it
+          staff.id,
+          next.review_at,
+          next.review_note,
         ),
     )
   } else {
@@ -314,7 +381,8 @@ export async function saveItem(
       db
         .prepare(
           `UPDATE content_items SET slug = ?, status = ?, publish_at = ?, published_at = ?,
-             fields = ?, version = ?, updated_at = ?, updated_by = ? WHERE id = ?`,
+             fields = ?, version = ?, updated_at = ?, updated_by = ?, review_at = ?,
+             review_note = ? WHERE id = ?`,
         )
         .bind(
           next.slug,
@@ -325,6 +393,8 @@ export async function saveItem(
           version,
           now,
           staff.email,
+          next.review_at,
+          next.review_note,
           next.id,
         ),
     )
@@ -366,6 +436,7 @@ export async function saveItem(
     audit(db, staff, `content.${changed.action}`, `${next.kind}/${next.slug}`, {
       version,
       languages: changed.texts,
+      ...changed.detail,
     }),
   )
   if (changed.live) statements.push(bumpGeneration(db, next.kind, now))

@@ -25,6 +25,7 @@ import {
   findItem,
   isStaleSave,
   listItems,
+  reviewQueue,
   revisions,
   revisionSnapshot,
   saveItem,
@@ -36,6 +37,7 @@ import type { AppEnv, DeskDown } from '../env'
 import { limitBody, sameSiteOnly } from '../middleware/form-guard'
 import { DESK_CONTENT_BYTES } from '../middleware/request-size'
 import { can } from '../roles'
+import { lockedInReview, mayEdit, mayList, REVIEW_NOTE_MAX } from './content-access'
 import { deskTitle, staffOf } from './staff'
 import { ContentEditorPage, ContentListPage, type EditorState } from './pages/content'
 import { ContentSnapshotPage } from './pages/content-snapshot'
@@ -46,6 +48,9 @@ import { ContentSnapshotPage } from './pages/content-snapshot'
  * unpublish. Every save names the version it started from (a newer one refuses it, 409, the
  * text sent back whole), is a revision, writes the audit log and, when the item is or was
  * live, raises its kind's cache generation: every page that shows it is rendered anew.
+ * A Writer opens only their own drafts of articles and case studies (content-access.ts) and
+ * sends them for review; the review queue heads the lists of those who write every kind, who
+ * publish a draft from it or send it back with a note (/return).
  */
 export const deskContent = new Hono<AppEnv>()
 
@@ -59,7 +64,7 @@ deskContent.get('/', (c) => c.redirect('/desk/content/article', 302))
 
 deskContent.get('/:kind', async (c) => {
   const kind = c.req.param('kind')
-  if (!isContentKind(kind)) return c.notFound()
+  if (!isContentKind(kind) || !mayList(c.var.deskRole, kind)) return c.notFound()
   const t = c.var.t
   const head = {
     title: deskTitle(c, t(`desk.content.kinds.${kind}`)),
@@ -67,8 +72,15 @@ deskContent.get('/:kind', async (c) => {
     workspace: true,
   }
   try {
-    if (!c.var.deskReadOnly)
-      return c.render(<ContentListPage kind={kind} items={await listItems(c.env.DB, kind)} />, head)
+    if (!c.var.deskReadOnly) {
+      // a Writer's own drafts; for the others every item, and the drafts waiting for review
+      const everyone = can(c.var.deskRole, 'content.write')
+      const [items, queue] = await Promise.all([
+        listItems(c.env.DB, kind, everyone ? {} : { author: staffOf(c).id }),
+        everyone ? reviewQueue(c.env.DB) : [],
+      ])
+      return c.render(<ContentListPage kind={kind} items={items} queue={queue} />, head)
+    }
   } catch (err) {
     if (!isDatabaseError(err)) throw err
     console.error('desk: D1 failed, the snapshot shown', err)
@@ -101,16 +113,32 @@ const blank = (kind: ContentKind): FullItem => ({
   version: 0,
   updated_at: '',
   updated_by: '',
+  author_id: null,
+  review_at: null,
+  review_note: null,
   texts: {},
 })
 
+/**
+ * The item the address names, when this staff member may open it (content-access.ts: a
+ * Writer's own draft of their kinds); else null, as for one that does not exist.
+ */
 async function loadItem(c: Context<AppEnv>) {
   const kind = c.req.param('kind') ?? ''
   const id = v.safeParse(Id, c.req.param('id'))
   if (!isContentKind(kind) || !id.success) return null
-  if (id.output === 'new') return blank(kind)
-  return findItem(c.env.DB, kind, id.output)
+  const item = id.output === 'new' ? blank(kind) : await findItem(c.env.DB, kind, id.output)
+  return item && mayEdit(c.var.deskRole, c.var.account, item) ? item : null
 }
+
+/**
+ * A post for an item that is not there or not the staff member's: 403 to a Writer (as to a
+ * visitor: nothing said of whether it exists), 404 to those who may open every item.
+ */
+const noItem = (c: Context<AppEnv>) =>
+  can(c.var.deskRole, 'content.write')
+    ? c.json({ error: c.var.t('errors.invalid') }, 404)
+    : c.json({ error: c.var.t('desk.forbidden') }, 403)
 
 /**
  * The language tab asked for (`?tab=`: `?lang=` is the desk's own language); a new item, or one
@@ -161,17 +189,20 @@ const valuesOf = (item: FullItem, lang: Lang): Record<string, string> => {
   }
 }
 
+/** The editor as the item is saved, in a language. */
+const editorState = (item: FullItem, lang: Lang): EditorState => ({
+  lang,
+  values: valuesOf(item, lang),
+  title: String(item.texts.en?.fields[firstField(item.kind)] ?? ''),
+  preview: item.kind === 'article' ? String(item.texts[lang]?.fields.html ?? '') : '',
+  issues: {},
+})
+
 deskContent.get('/:kind/:id', async (c) => {
   const item = await loadItem(c)
   if (!item) return c.notFound()
-  const lang = tabOf(c, item)
-  const values = valuesOf(item, lang)
   return renderEditor(c, item, {
-    lang,
-    values,
-    title: String(item.texts.en?.fields[firstField(item.kind)] ?? ''),
-    preview: item.kind === 'article' ? String(item.texts[lang]?.fields.html ?? '') : '',
-    issues: {},
+    ...editorState(item, tabOf(c, item)),
     done: c.req.query('done') ?? undefined,
   })
 })
@@ -186,7 +217,8 @@ async function afterLiveChange(c: Context<AppEnv>, kind: ContentKind) {
 
 const firstField = (kind: ContentKind) => KIND_FIELDS[kind].texts[0].name
 
-const Action = v.picklist(['save', 'publish', 'schedule', 'unpublish'])
+/** The editor's buttons; `review`: a Writer's "Send for review" (saves, then waits for review). */
+const Action = v.picklist(['save', 'publish', 'schedule', 'unpublish', 'review'])
 
 /** The posted form: text fields under `text.<name>`, shared ones by name (multipart). */
 async function postedForm(c: Context<AppEnv>) {
@@ -234,6 +266,7 @@ async function refusedWhileDown(c: Context<AppEnv>, down: DeskDown) {
   const kind = c.req.param('kind') ?? ''
   const id = v.safeParse(Id, c.req.param('id'))
   if (!isContentKind(kind) || !id.success) return c.notFound()
+  if (!mayList(c.var.deskRole, kind)) return noItem(c)
   const lang: Lang = isLang(form.lang) ? form.lang : 'en'
   const saved = down === 'sign-in' ? await loadItem(c).catch(() => null) : null
   const item: FullItem = saved ?? {
@@ -264,7 +297,7 @@ async function saveFromForm(c: Context<AppEnv>) {
   // the form first: D1 failing below, it still comes back as posted
   const { form, picture, cards } = await postedForm(c)
   const current = await loadItem(c)
-  if (!current) return c.json({ error: c.var.t('errors.invalid') }, 404)
+  if (!current) return noItem(c)
   const kind = current.kind
   const lang: Lang =
     isLang(form.lang) && (current.texts.en || form.lang === 'en') ? form.lang : 'en'
@@ -287,6 +320,16 @@ async function saveFromForm(c: Context<AppEnv>) {
   // needs content.write, this content.publish as well
   if (changesLive(current, action.output) && !can(c.var.deskRole, 'content.publish'))
     return c.json({ error: c.var.t('desk.forbidden') }, 403)
+  // a Writer's draft sent for review stays as sent: nothing stored, the text shown as posted
+  if (lockedInReview(c.var.deskRole, current)) {
+    state.issues.form = 'desk_review.errors.locked'
+    return renderEditor(c, current, state, 409)
+  }
+  // only a draft not already waiting goes for review
+  if (action.output === 'review' && (current.status !== 'draft' || current.review_at !== null)) {
+    state.issues.form = 'desk_review.errors.not_draft'
+    return renderEditor(c, current, state, 409)
+  }
 
   // what the form says, checked field by field (issues shown beside each, nothing lost)
   const texts = readFields(kind, 'texts', textsOnly(form))
@@ -394,12 +437,17 @@ async function saveFromForm(c: Context<AppEnv>) {
   next.status = status
   next.publish_at = status === 'scheduled' ? publishAt : null
   if (status === 'published' && !next.published_at) next.published_at = now
+  // sent for review: in the queue, the last note done with; published or scheduled: out of it
+  if (action.output === 'review') Object.assign(next, { review_at: now, review_note: null })
+  if (status === 'published' || status === 'scheduled')
+    Object.assign(next, { review_at: null, review_note: null })
   const live = current.status === 'published' || status === 'published'
 
   try {
     const saved = await saveItem(c.env.DB, staffOf(c), next, {
       texts: textChanged || !oldText ? [lang] : [],
-      action: action.output,
+      // (its audit line: content.review_submit)
+      action: action.output === 'review' ? 'review_submit' : action.output,
       live,
     })
     // this isolate keys its pages by the new generation at once; the snapshot follows
@@ -430,14 +478,17 @@ const prefixed = (issues: Record<string, string>, kind: ContentKind) =>
 
 /** Whether a save with this action changes what visitors read, now or at a scheduled time. */
 const changesLive = (item: { status: string }, action: v.InferOutput<typeof Action>) =>
-  action !== 'save' || item.status === 'published' || item.status === 'scheduled'
+  (action !== 'save' && action !== 'review') ||
+  item.status === 'published' ||
+  item.status === 'scheduled'
 
 /** A revision restored: its fields and texts become the item's (itself a save, with a version). */
 deskContent.post('/:kind/:id/restore', sameSiteOnly(), limitBody(4096), async (c) => {
   const current = await loadItem(c)
   const form = await formFields(c)
   const revision = Number(form.revision)
-  if (!current || !current.id || !Number.isInteger(revision))
+  if (!current) return noItem(c)
+  if (!current.id || !Number.isInteger(revision))
     return c.json({ error: c.var.t('errors.invalid') }, 404)
   const snapshot = await revisionSnapshot(c.env.DB, current.id, revision)
   if (!snapshot) return c.json({ error: c.var.t('errors.invalid') }, 404)
@@ -458,6 +509,7 @@ deskContent.post('/:kind/:id/restore', sameSiteOnly(), limitBody(4096), async (c
   const live = current.status === 'published'
   if (changesLive(current, 'save') && !can(c.var.deskRole, 'content.publish'))
     return c.json({ error: c.var.t('desk.forbidden') }, 403)
+  if (lockedInReview(c.var.deskRole, current)) return back('locked')
   try {
     await saveItem(c.env.DB, staffOf(c), next, {
       texts: Object.keys(texts) as Lang[],
@@ -470,6 +522,65 @@ deskContent.post('/:kind/:id/restore', sameSiteOnly(), limitBody(4096), async (c
   } catch (err) {
     if (!isStaleSave(err)) throw err
     return back('stale')
+  }
+})
+
+/** A reviewer's note when sending a draft back: what the Writer is to change. */
+const ReturnForm = v.object({
+  version: v.pipe(v.string(), v.regex(/^\d{1,12}$/), v.transform(Number)),
+  note: v.pipe(
+    v.string(),
+    v.trim(),
+    v.nonEmpty('note_required'),
+    v.maxLength(REVIEW_NOTE_MAX, 'note_long'),
+  ),
+  tab: v.optional(v.string()),
+})
+
+/**
+ * "Send back" from the review: the draft returns to its Writer with the note, which they see on
+ * it until they send it again (a save: a revision, and content.review_return in the audit log).
+ */
+deskContent.post('/:kind/:id/return', sameSiteOnly(), limitBody(16 * 1024), async (c) => {
+  const current = await loadItem(c)
+  const form = await formFields(c)
+  if (!current || !current.id) return noItem(c)
+  const tab: Lang = isLang(form.tab) && current.texts.en ? form.tab : 'en'
+  const parsed = v.safeParse(ReturnForm, form)
+  const state: EditorState = {
+    ...editorState(current, tab),
+    note: form.note ?? '',
+    issues: {},
+  }
+  if (!parsed.success) {
+    const issue = parsed.issues.find((i) => i.path?.[0]?.key === 'note')
+    state.issues.note = issue?.message === 'note_long' ? 'note_long' : 'note_required'
+    if (!issue) state.issues.form = 'invalid'
+    return renderEditor(c, current, state, 400)
+  }
+  // published, or sent back, by someone else meanwhile: nothing to send back
+  if (current.review_at === null) {
+    state.issues.form = 'desk_review.errors.not_waiting'
+    return renderEditor(c, current, state, 409)
+  }
+  const note = parsed.output.note
+  try {
+    await saveItem(
+      c.env.DB,
+      staffOf(c),
+      { ...current, version: parsed.output.version, review_at: null, review_note: note },
+      { texts: [], action: 'review_return', live: false, detail: { note } },
+    )
+    return c.redirect(
+      `/desk/content/${current.kind}/${current.id}?tab=${tab}&done=review_return`,
+      303,
+    )
+  } catch (err) {
+    if (!isStaleSave(err)) throw err
+    const newest = await findItem(c.env.DB, current.kind, current.id)
+    state.issues.form = 'stale'
+    state.staleBy = newest ? { by: newest.updated_by, at: newest.updated_at } : undefined
+    return renderEditor(c, newest ?? current, state, 409)
   }
 })
 

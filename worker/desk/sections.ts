@@ -7,7 +7,7 @@ export const DESK_SECTIONS = [
   { href: '/desk/mail', key: 'desk.nav.mail', permission: 'mail.outbox' },
   { href: '/desk/visits', key: 'desk.nav.visits', permission: 'visits.read' },
   { href: '/desk/speed', key: 'desk.nav.speed', permission: 'speed.read' },
-  { href: '/desk/content', key: 'desk.nav.content', permission: 'content.write' },
+  { href: '/desk/content', key: 'desk.nav.content', permission: 'content.draft' },
   { href: '/desk/newsletters', key: 'desk.nav.newsletters', permission: 'newsletters.send' },
 ] as const satisfies readonly { href: string; key: string; permission: Permission }[]
 

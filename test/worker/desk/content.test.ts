@@ -19,14 +19,14 @@ beforeAll(async () => {
   staff = await person({ staff: true, secondFactor: true })
 })
 
-/** The editor's form posted as the browser posts it (multipart). */
-function save(path: string, fields: Record<string, string | File>) {
+/** The editor's form posted as the browser posts it (multipart), by an Admin unless named. */
+function save(path: string, fields: Record<string, string | File>, cookie = staff.cookie) {
   const form = new FormData()
   for (const [k, v] of Object.entries(fields)) form.append(k, v)
   return SELF.fetch(SITE + path, {
     method: 'POST',
     body: form,
-    headers: { Cookie: staff.cookie, Origin: SITE },
+    headers: { Cookie: cookie, Origin: SITE },
     redirect: 'manual',
   })
 }
@@ -571,5 +571,213 @@ describe('the seeded content in the editor', () => {
         expect(after.texts).toEqual(current.texts)
       }
     }
+  })
+})
+
+describe('writers and review', () => {
+  let writer: { email: string; cookie: string }
+  let other: { email: string; cookie: string }
+  let editor: { email: string; cookie: string }
+  beforeAll(async () => {
+    writer = await person({ staff: 'writer', secondFactor: true })
+    other = await person({ staff: 'writer', secondFactor: true })
+    editor = await person({ staff: 'editor', secondFactor: true })
+  })
+  const review = (id: number) =>
+    env.DB.prepare(
+      'SELECT status, version, author_id, review_at, review_note FROM content_items WHERE id = ?',
+    )
+      .bind(id)
+      .first<{
+        status: string
+        version: number
+        author_id: string | null
+        review_at: string | null
+        review_note: string | null
+      }>()
+  const audits = async (slug: string) =>
+    (
+      await env.DB.prepare(
+        `SELECT action, actor_email FROM desk_audit WHERE target = ? AND action LIKE 'content.review%' ORDER BY id`,
+      )
+        .bind(`article/${slug}`)
+        .all<{ action: string; actor_email: string }>()
+    ).results
+  const textOf = (html: string) => html.replace(/<[^>]+>/g, '').replace(/&#x27;/g, "'")
+
+  it('a Writer’s draft goes to review, back with a note, to review again, and is published by an Editor', async () => {
+    // the Writer's desk is the content desk: their own drafts, and nothing else of the desk
+    const landing = await get('/desk', writer.cookie)
+    expect(landing.status).toBe(302)
+    expect(landing.headers.get('Location')).toBe('/desk/content')
+    const fields = article({ 'text.title': `Writer draft ${Date.now()}` })
+    const { id } = await itemOf(await save('/desk/content/article/new', fields, writer.cookie))
+    const path = `/desk/content/article/${id}`
+    const writerId = (await env.DB.prepare('SELECT id FROM auth_users WHERE email = ?')
+      .bind(writer.email)
+      .first<string>('id'))!
+    expect(await review(id)).toMatchObject({ status: 'draft', author_id: writerId })
+    const list = await (await get('/desk/content/article?lang=en', writer.cookie)).text()
+    expect(list).toContain(fields['text.title'])
+    // others' articles (the seeded ones, the agency's) are not in a Writer's list
+    expect(list).not.toContain('/desk/content/article/1"')
+    // the editor offers a Writer "Send for review", never publishing or scheduling
+    const page = await (await get(`${path}?lang=en`, writer.cookie)).text()
+    expect(page).toContain(en.desk_review.submit)
+    expect(page).not.toContain(`value="publish"`)
+    expect(page).not.toContain(`value="schedule"`)
+
+    // sent for review: read-only for the Writer, in the queue for an Editor
+    const sent = await itemOf(
+      await save(path, { ...fields, version: '1', action: 'review' }, writer.cookie),
+    )
+    expect(sent.done).toBe('review')
+    expect(await review(id)).toMatchObject({ status: 'draft', version: 2, review_note: null })
+    expect((await review(id))!.review_at).not.toBeNull()
+    const waiting = await (await get(`${path}?lang=en`, writer.cookie)).text()
+    expect(waiting).toContain('<fieldset disabled=""')
+    expect(waiting).not.toContain(en.desk_review.submit)
+    const queue = await (await get('/desk/content/article?lang=en', editor.cookie)).text()
+    expect(queue).toContain(en.desk_review.queue_title)
+    const queued = queue.slice(queue.indexOf(en.desk_review.queue_title)).split('</section>')[0]
+    expect(queued).toContain(`href="${path}"`)
+    expect(queued).toContain(writer.email)
+
+    // sent back: a note is required, and at most 1000 characters
+    const back = (note: string, version = '2') =>
+      post(`${path}/return`, { note, version }, editor.cookie)
+    const empty = await back('   ')
+    expect(empty.status).toBe(400)
+    expect(await empty.text()).toContain(en.desk_review.errors.note_required)
+    const long = await back('x'.repeat(1001))
+    expect(long.status).toBe(400)
+    expect(textOf(await long.text())).toContain(
+      en.desk_review.errors.note_long.replace('{{max}}', '1000'),
+    )
+    expect((await review(id))!.review_at).not.toBeNull()
+    const note = 'Please add a source for the 30% figure.'
+    const returned = await back(note)
+    expect(returned.status).toBe(303)
+    expect(returned.headers.get('Location')).toBe(`${path}?tab=en&done=review_return`)
+    expect(await review(id)).toMatchObject({ review_at: null, review_note: note, version: 3 })
+    // the Writer sees the note on the draft, and may change it again
+    const noted = await (await get(`${path}?lang=en`, writer.cookie)).text()
+    expect(noted).toContain(en.desk_review.returned_title)
+    expect(textOf(noted)).toContain(note)
+    expect(noted).not.toContain('<fieldset disabled=""')
+    const edited = { ...fields, 'text.body': '## First part\n\nSome **text**, with a source.' }
+    expect((await itemOf(await save(path, { ...edited, version: '3' }, writer.cookie))).done).toBe(
+      'save',
+    )
+    // (the note stays until the draft is sent again)
+    expect(textOf(await (await get(path, writer.cookie)).text())).toContain(note)
+    await itemOf(await save(path, { ...edited, version: '4', action: 'review' }, writer.cookie))
+    expect(await review(id)).toMatchObject({ review_note: null, version: 5 })
+    expect(textOf(await (await get(path, writer.cookie)).text())).not.toContain(note)
+
+    // an Editor publishes it: the normal publish, out of the queue and on the site
+    const published = await itemOf(
+      await save(path, { ...edited, version: '5', action: 'publish' }, editor.cookie),
+    )
+    expect(published.done).toBe('publish')
+    expect(await review(id)).toMatchObject({ status: 'published', review_at: null })
+    expect((await get(`/blog/${fields.slug}`)).status).toBe(200)
+    const after = await (await get('/desk/content/article?lang=en', editor.cookie)).text()
+    expect(after).not.toContain(`href="${path}"><`)
+    expect(await audits(fields.slug)).toEqual([
+      { action: 'content.review_submit', actor_email: writer.email },
+      { action: 'content.review_return', actor_email: editor.email },
+      { action: 'content.review_submit', actor_email: writer.email },
+    ])
+  })
+
+  it('a Writer cannot publish, schedule, or change a draft while it waits for review', async () => {
+    const fields = article()
+    const { id } = await itemOf(await save('/desk/content/article/new', fields, writer.cookie))
+    const path = `/desk/content/article/${id}`
+    // the publish fields posted directly: refused, nothing changed
+    expect(
+      (await save(path, { ...fields, version: '1', action: 'publish' }, writer.cookie)).status,
+    ).toBe(403)
+    const at = `${new Date().getUTCFullYear() + 1}-07-01T09:00`
+    expect(
+      (
+        await save(
+          path,
+          { ...fields, version: '1', action: 'schedule', publish_at: at },
+          writer.cookie,
+        )
+      ).status,
+    ).toBe(403)
+    expect(await review(id)).toMatchObject({ status: 'draft', version: 1 })
+    expect((await get(`/blog/${fields.slug}`)).status).toBe(404)
+    // in review: a save (or a restore) is refused with the text as sent, nothing stored
+    await itemOf(await save(path, { ...fields, version: '1', action: 'review' }, writer.cookie))
+    const locked = await save(
+      path,
+      { ...fields, version: '2', 'text.body': 'Changed while in review.' },
+      writer.cookie,
+    )
+    expect(locked.status).toBe(409)
+    const html = await locked.text()
+    expect(textOf(html)).toContain(en.desk_review.errors.locked)
+    expect(html).toContain('Changed while in review.')
+    const revision = (await env.DB.prepare(
+      'SELECT id FROM content_revisions WHERE item_id = ? AND version = 1',
+    )
+      .bind(id)
+      .first<number>('id'))!
+    const restore = await post(
+      `${path}/restore`,
+      { revision: String(revision), version: '2', tab: 'en' },
+      writer.cookie,
+    )
+    // (back to the draft, which says nothing was changed)
+    expect(restore.status).toBe(303)
+    expect(restore.headers.get('Location')).toBe(`${path}?tab=en&done=locked`)
+    expect(await review(id)).toMatchObject({ version: 2 })
+    // sending back is an editor's
+    expect(
+      (await post(`${path}/return`, { note: 'Mine.', version: '2' }, writer.cookie)).status,
+    ).toBe(403)
+  })
+
+  it('a Writer opens only their own drafts of articles and case studies: anything else is not there (404) or refused (403)', async () => {
+    const fields = article()
+    const { id } = await itemOf(await save('/desk/content/article/new', fields, writer.cookie))
+    const path = `/desk/content/article/${id}`
+    // another Writer's draft
+    expect((await get(path, other.cookie)).status).toBe(404)
+    expect((await save(path, { ...fields, version: '1' }, other.cookie)).status).toBe(403)
+    expect(
+      (await post(`${path}/restore`, { revision: '1', version: '1', tab: 'en' }, other.cookie))
+        .status,
+    ).toBe(403)
+    expect(await (await get('/desk/content/article', other.cookie)).text()).not.toContain(path)
+    // the agency's own article (seeded, no author), and other kinds: plans, questions…
+    const seeded = (await env.DB.prepare(
+      "SELECT id FROM content_items WHERE kind = 'article' AND author_id IS NULL LIMIT 1",
+    ).first<number>('id'))!
+    expect((await get(`/desk/content/article/${seeded}`, writer.cookie)).status).toBe(404)
+    for (const kind of ['testimonial', 'plan', 'faq']) {
+      expect((await get(`/desk/content/${kind}`, writer.cookie)).status, kind).toBe(404)
+      expect((await get(`/desk/content/${kind}/new`, writer.cookie)).status, kind).toBe(404)
+      expect(
+        (await save(`/desk/content/${kind}/new`, { version: '0', lang: 'en' }, writer.cookie))
+          .status,
+        kind,
+      ).toBe(403)
+    }
+    const plan = (await env.DB.prepare(
+      "SELECT id FROM content_items WHERE kind = 'plan' LIMIT 1",
+    ).first<number>('id'))!
+    expect((await get(`/desk/content/plan/${plan}`, writer.cookie)).status).toBe(404)
+    // a case study of their own is theirs
+    expect((await get('/desk/content/case/new', writer.cookie)).status).toBe(200)
+    // the bar: Content only
+    const bar = await (await get('/desk/content/article', writer.cookie)).text()
+    expect(bar).toContain('href="/desk/content"')
+    expect(bar).not.toContain('href="/desk/bookings"')
+    expect(bar).not.toContain('href="/desk/newsletters"')
   })
 })

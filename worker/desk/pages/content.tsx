@@ -10,12 +10,14 @@ import {
   type FieldSpec,
 } from '../../content/kinds'
 import type { MediaPicture } from '../../../client/lib/media-picture'
-import type { FullItem, ListedItem, RevisionRow } from '../../db/content'
+import type { FullItem, ListedItem, QueuedItem, RevisionRow } from '../../db/content'
 import { CONTENT_KINDS, type ContentKind } from '../../db/content-kinds'
 import { formatDateTime, zonedFieldValue } from '../../i18n/format'
 import { isMessageKey } from '../../i18n/translator'
 import { usePage } from '../../render/context'
 import type { SizesState } from '../../content/media'
+import { can } from '../../roles'
+import { mayList, REVIEW_NOTE_MAX } from '../content-access'
 import { DeskHeader, DeskNotice, DeskTable } from './leads'
 import { ArticleCardField } from './social-card'
 
@@ -36,14 +38,16 @@ export interface EditorState {
   staleBy?: { by: string; at: string }
   /** D1 not answering: the item as saved is unknown (its version line and history not shown). */
   offline?: boolean
+  /** The review's note as a reviewer typed it (sending back, refused). */
+  note?: string
 }
 
 function KindNav({ kind }: { kind: ContentKind }) {
-  const { t } = usePage()
+  const { t, deskRole } = usePage()
   return (
     <nav aria-label={t('desk.content.kinds_label')}>
       <ul className="m-0 flex list-none flex-wrap gap-2 p-0 text-sm">
-        {CONTENT_KINDS.map((k) => (
+        {CONTENT_KINDS.filter((k) => mayList(deskRole, k)).map((k) => (
           <li key={k}>
             <a
               href={`/desk/content/${k}`}
@@ -59,19 +63,86 @@ function KindNav({ kind }: { kind: ContentKind }) {
   )
 }
 
-function StatusBadge({ status, at }: { status: string; at?: string | null }) {
+function StatusBadge({
+  status,
+  at,
+  review,
+}: {
+  status: string
+  at?: string | null
+  /** A draft waiting for review, or sent back with a note. */
+  review?: 'waiting' | 'returned'
+}) {
   const { t, lang, config } = usePage()
   const tone =
     status === 'published'
       ? 'bg-green-50 text-green-800'
-      : status === 'scheduled'
+      : status === 'scheduled' || review === 'waiting'
         ? 'bg-brand-50 text-brand-700'
-        : 'bg-slate-100 text-ink-700'
+        : review === 'returned'
+          ? 'bg-amber-50 text-amber-900'
+          : 'bg-slate-100 text-ink-700'
   return (
     <span className={`inline-block rounded-full px-2.5 py-0.5 text-xs font-semibold ${tone}`}>
-      {t(`desk.content.statuses.${status as 'draft'}`)}
+      {review
+        ? t(`desk_review.statuses.${review}`)
+        : t(`desk.content.statuses.${status as 'draft'}`)}
       {status === 'scheduled' && at ? ` · ${formatDateTime(lang, at, config.timeZone)}` : ''}
     </span>
+  )
+}
+
+/** A listed draft's place in the review. */
+const reviewOf = (item: { status: string; review_at: string | null; returned?: boolean }) =>
+  item.status !== 'draft'
+    ? undefined
+    : item.review_at
+      ? 'waiting'
+      : item.returned
+        ? 'returned'
+        : undefined
+
+/**
+ * The drafts Writers sent for review, the longest waiting first, at the top of the content
+ * desk of those who publish them: each opens in the editor, to publish or send back.
+ */
+function ReviewQueue({ queue }: { queue: QueuedItem[] }) {
+  const { t, lang, config } = usePage()
+  if (!queue.length) return null
+  return (
+    <section aria-labelledby="review-queue" className="card space-y-3">
+      <h2 id="review-queue" className="m-0 flex items-center gap-2 text-xl font-bold">
+        {t('desk_review.queue_title')}
+        <span className="rounded-full bg-brand-600 px-2.5 py-0.5 text-sm text-white">
+          {queue.length}
+        </span>
+      </h2>
+      <p className="m-0 text-sm text-ink-600">{t('desk_review.queue_hint')}</p>
+      <ul className="m-0 list-none space-y-2 p-0">
+        {queue.map((q) => (
+          <li key={q.id} className="rounded-lg border border-slate-200 px-3 py-2">
+            <a
+              href={`/desk/content/${q.kind}/${q.id}`}
+              className="font-semibold text-brand-700"
+              lang="en"
+            >
+              {q.title}
+            </a>
+            <span className="mt-1 flex flex-wrap gap-x-2 text-sm text-ink-600">
+              <span>{t(`desk.content.kinds.${q.kind}`)}</span>
+              <span>
+                {t('desk_review.queue_sent', {
+                  at: formatDateTime(lang, q.review_at, config.timeZone),
+                })}
+              </span>
+              <span dir="ltr" className="break-all">
+                {q.sent_by}
+              </span>
+            </span>
+          </li>
+        ))}
+      </ul>
+    </section>
   )
 }
 
@@ -96,12 +167,24 @@ function Languages({ langs, stale }: { langs: Lang[]; stale: Lang[] }) {
   )
 }
 
-export function ContentListPage({ kind, items }: { kind: ContentKind; items: ListedItem[] }) {
-  const { t, lang, config } = usePage()
+export function ContentListPage({
+  kind,
+  items,
+  queue,
+}: {
+  kind: ContentKind
+  items: ListedItem[]
+  queue: QueuedItem[]
+}) {
+  const { t, lang, config, deskRole } = usePage()
   return (
     <>
       <DeskHeader title={t('desk.nav.content')} section="/desk/content" />
       <div className="container space-y-6 pb-16">
+        <ReviewQueue queue={queue} />
+        {!can(deskRole, 'content.write') && (
+          <p className="m-0 text-ink-600">{t('desk_review.writer_hint')}</p>
+        )}
         <div className="flex flex-wrap items-center justify-between gap-4">
           <KindNav kind={kind} />
           <a href={`/desk/content/${kind}/new`} className="btn-primary">
@@ -129,7 +212,7 @@ export function ContentListPage({ kind, items }: { kind: ContentKind; items: Lis
                   </a>
                 </td>
                 <td className="px-3 py-2">
-                  <StatusBadge status={item.status} at={item.publish_at} />
+                  <StatusBadge status={item.status} at={item.publish_at} review={reviewOf(item)} />
                 </td>
                 <td className="px-3 py-2">
                   <Languages langs={item.langs} stale={item.stale} />
@@ -452,10 +535,17 @@ export function ContentEditorPage({
   pictures: MediaPicture[]
   sizes: SizesState[]
 }) {
-  const { t, lang: uiLang, config } = usePage()
+  const { t, lang: uiLang, config, deskRole } = usePage()
   const issue = useIssue()
   const kind = item.kind
   const isNew = item.id === 0
+  // a Writer (no content.publish) sends for review; while it waits, their draft is read-only
+  const publishes = can(deskRole, 'content.publish')
+  const reviewer = can(deskRole, 'content.write')
+  const locked = item.review_at !== null && !reviewer
+  // (a save refused as locked shows the text as posted, to copy)
+  const readOnly = locked && state.issues.form !== 'desk_review.errors.locked'
+  const sentBy = revisions.find((r) => r.action === 'review_submit')?.author
   const base = isNew ? `/desk/content/${kind}/new` : `/desk/content/${kind}/${item.id}`
   const en = item.texts.en
   const stale = (l: Lang) =>
@@ -478,7 +568,7 @@ export function ContentEditorPage({
         </p>
         {!isNew && !state.offline && (
           <div className="flex flex-wrap items-center gap-3 text-sm text-ink-700">
-            <StatusBadge status={item.status} at={item.publish_at} />
+            <StatusBadge status={item.status} at={item.publish_at} review={reviewOf(item)} />
             <span>
               {t('desk.content.version', {
                 n: item.version,
@@ -497,9 +587,37 @@ export function ContentEditorPage({
           </div>
         )}
         {state.done && (
-          <DeskNotice ok={state.done !== 'stale'}>
-            {t(`desk.content.done.${state.done as 'save'}`)}
+          <DeskNotice ok={state.done !== 'stale' && state.done !== 'locked'}>
+            {state.done === 'review' || state.done === 'review_return'
+              ? t(`desk_review.done.${state.done}`)
+              : state.done === 'locked'
+                ? t('desk_review.errors.locked')
+                : t(`desk.content.done.${state.done as 'save'}`)}
           </DeskNotice>
+        )}
+        {item.review_at && !state.offline && (
+          <ReviewBox
+            item={item}
+            base={base}
+            tab={tab}
+            state={state}
+            reviewer={reviewer}
+            sentBy={sentBy}
+          />
+        )}
+        {item.review_note && !item.review_at && (
+          <section
+            aria-labelledby="review-note-title"
+            className="rounded-lg border border-amber-300 bg-amber-50 p-4 text-amber-900"
+          >
+            <h2 id="review-note-title" className="m-0 text-base font-bold">
+              {t('desk_review.returned_title')}
+            </h2>
+            <p className="m-0 mt-2 whitespace-pre-line break-words" dir="auto">
+              {item.review_note}
+            </p>
+            {!reviewer && <p className="m-0 mt-2 text-sm">{t('desk_review.returned_hint')}</p>}
+          </section>
         )}
         {state.issues.form && (
           <div role="alert" className="rounded-lg bg-amber-50 p-3 text-sm text-amber-900">
@@ -567,70 +685,88 @@ export function ContentEditorPage({
         >
           <input type="hidden" name="version" value={item.version} />
           <input type="hidden" name="lang" value={tab} />
-          {/* a testimonial has nothing shared: neither an empty box nor a note about it */}
-          {kind !== 'article' && !fields.shared.length ? null : tab === 'en' ? (
-            <div className="grid gap-5 md:grid-cols-2">
-              {kind === 'article' && (
-                <div>
-                  <label htmlFor="f-slug" className={labelClass}>
-                    {t('desk.content.fields.slug')}
-                  </label>
-                  <input
-                    id="f-slug"
-                    name="slug"
-                    dir="ltr"
-                    defaultValue={state.values.slug ?? item.slug}
-                    readOnly={!canEditSlug}
-                    required
-                    maxLength={80}
-                    aria-invalid={state.issues.slug ? true : undefined}
-                    aria-describedby="f-slug-hint"
-                    className={`${inputClass} read-only:bg-slate-50`}
+          <fieldset disabled={readOnly} className="m-0 min-w-0 space-y-5 border-0 p-0">
+            {/* a testimonial has nothing shared: neither an empty box nor a note about it */}
+            {kind !== 'article' && !fields.shared.length ? null : tab === 'en' ? (
+              <div className="grid gap-5 md:grid-cols-2">
+                {kind === 'article' && (
+                  <div>
+                    <label htmlFor="f-slug" className={labelClass}>
+                      {t('desk.content.fields.slug')}
+                    </label>
+                    <input
+                      id="f-slug"
+                      name="slug"
+                      dir="ltr"
+                      defaultValue={state.values.slug ?? item.slug}
+                      readOnly={!canEditSlug}
+                      required
+                      maxLength={80}
+                      aria-invalid={state.issues.slug ? true : undefined}
+                      aria-describedby="f-slug-hint"
+                      className={`${inputClass} read-only:bg-slate-50`}
+                    />
+                    <p id="f-slug-hint" className="m-0 mt-1 text-xs text-ink-600">
+                      {canEditSlug ? t('desk.content.slug_hint') : t('desk.content.slug_fixed')}
+                    </p>
+                    {state.issues.slug && (
+                      <p className="m-0 mt-1 text-sm text-red-700">{issue(state.issues.slug)}</p>
+                    )}
+                  </div>
+                )}
+                {fields.shared.map((spec) => (
+                  <FieldInput
+                    key={spec.name}
+                    spec={spec}
+                    shared
+                    state={state}
+                    pictures={pictures}
                   />
-                  <p id="f-slug-hint" className="m-0 mt-1 text-xs text-ink-600">
-                    {canEditSlug ? t('desk.content.slug_hint') : t('desk.content.slug_fixed')}
-                  </p>
-                  {state.issues.slug && (
-                    <p className="m-0 mt-1 text-sm text-red-700">{issue(state.issues.slug)}</p>
-                  )}
-                </div>
-              )}
-              {fields.shared.map((spec) => (
-                <FieldInput key={spec.name} spec={spec} shared state={state} pictures={pictures} />
+                ))}
+              </div>
+            ) : (
+              <p className="m-0 text-sm text-ink-600">{t('desk.content.shared_on_english')}</p>
+            )}
+            <div className="grid gap-5">
+              {fields.texts.map((spec) => (
+                <FieldInput
+                  key={spec.name}
+                  spec={spec}
+                  shared={false}
+                  state={state}
+                  pictures={pictures}
+                />
               ))}
+              {kind === 'article' && <ArticleCardField item={item} tab={tab} pictures={pictures} />}
             </div>
-          ) : (
-            <p className="m-0 text-sm text-ink-600">{t('desk.content.shared_on_english')}</p>
-          )}
-          <div className="grid gap-5">
-            {fields.texts.map((spec) => (
-              <FieldInput
-                key={spec.name}
-                spec={spec}
-                shared={false}
-                state={state}
-                pictures={pictures}
-              />
-            ))}
-            {kind === 'article' && <ArticleCardField item={item} tab={tab} pictures={pictures} />}
-          </div>
+          </fieldset>
 
-          <div className="flex flex-wrap items-end gap-3 border-t border-slate-200 pt-5">
-            <button type="submit" name="action" value="save" className="btn-ghost">
-              {item.status === 'published' ? t('desk.content.save_live') : t('desk.content.save')}
-            </button>
-            {item.status !== 'published' && (
-              <button type="submit" name="action" value="publish" className="btn-primary">
-                {t('desk.content.publish')}
+          {!locked && (
+            <div className="flex flex-wrap items-end gap-3 border-t border-slate-200 pt-5">
+              <button type="submit" name="action" value="save" className="btn-ghost">
+                {item.status === 'published' ? t('desk.content.save_live') : t('desk.content.save')}
               </button>
-            )}
-            {(item.status === 'published' || item.status === 'scheduled') && (
-              <button type="submit" name="action" value="unpublish" className="btn-ghost">
-                {t('desk.content.unpublish')}
-              </button>
-            )}
-          </div>
-          {item.status !== 'published' && (
+              {publishes && item.status !== 'published' && (
+                <button type="submit" name="action" value="publish" className="btn-primary">
+                  {t('desk.content.publish')}
+                </button>
+              )}
+              {publishes && (item.status === 'published' || item.status === 'scheduled') && (
+                <button type="submit" name="action" value="unpublish" className="btn-ghost">
+                  {t('desk.content.unpublish')}
+                </button>
+              )}
+              {!publishes && item.status === 'draft' && !item.review_at && (
+                <>
+                  <button type="submit" name="action" value="review" className="btn-primary">
+                    {t('desk_review.submit')}
+                  </button>
+                  <p className="m-0 w-full text-xs text-ink-600">{t('desk_review.submit_hint')}</p>
+                </>
+              )}
+            </div>
+          )}
+          {publishes && item.status !== 'published' && (
             <div className="flex flex-wrap items-end gap-3">
               <div>
                 <label htmlFor="f-publish-at" className={labelClass}>
@@ -674,12 +810,16 @@ export function ContentEditorPage({
                   className="flex flex-wrap items-center gap-3 rounded-lg border border-slate-200 px-3 py-2"
                 >
                   <span className="font-semibold">v{r.version}</span>
-                  <span>{t(`desk.content.actions.${r.action as 'save'}`)}</span>
+                  <span>
+                    {r.action === 'review_submit' || r.action === 'review_return'
+                      ? t(`desk_review.actions.${r.action}`)
+                      : t(`desk.content.actions.${r.action as 'save'}`)}
+                  </span>
                   <span dir="ltr">{r.author}</span>
                   <span className="text-ink-600">
                     {formatDateTime(uiLang, r.created_at, config.timeZone)}
                   </span>
-                  {r.version !== item.version && (
+                  {r.version !== item.version && !locked && (
                     <form method="post" action={`${base}/restore`} className="ms-auto">
                       <input type="hidden" name="revision" value={r.id} />
                       <input type="hidden" name="tab" value={tab} />
@@ -700,5 +840,79 @@ export function ContentEditorPage({
         )}
       </div>
     </>
+  )
+}
+
+/**
+ * A draft waiting for review: to a reviewer, who sent it and when, and "Send back" with a note
+ * (publishing is the form's own button); to its Writer, that it stays as sent while it waits.
+ */
+function ReviewBox({
+  item,
+  base,
+  tab,
+  state,
+  reviewer,
+  sentBy,
+}: {
+  item: FullItem
+  base: string
+  tab: Lang
+  state: EditorState
+  reviewer: boolean
+  sentBy?: string
+}) {
+  const { t, lang, config } = usePage()
+  const at = formatDateTime(lang, item.review_at!, config.timeZone)
+  if (!reviewer) return <DeskNotice>{t('desk_review.waiting_writer', { at })}</DeskNotice>
+  const error = state.issues.note
+    ? t(`desk_review.errors.${state.issues.note as 'note_required'}`, { max: REVIEW_NOTE_MAX })
+    : undefined
+  return (
+    <section
+      aria-labelledby="review-title"
+      className="space-y-3 rounded-2xl border border-brand-200 bg-brand-50 p-4"
+    >
+      <h2 id="review-title" className="m-0 text-lg font-bold">
+        {t('desk_review.waiting_title')}
+      </h2>
+      <p className="m-0 text-sm">
+        {t('desk_review.waiting_reviewer', { at })}{' '}
+        {sentBy && (
+          <span dir="ltr" className="break-all font-semibold">
+            {sentBy}
+          </span>
+        )}
+      </p>
+      <form method="post" action={`${base}/return`} className="space-y-2" noValidate>
+        <input type="hidden" name="version" value={item.version} />
+        <input type="hidden" name="tab" value={tab} />
+        <label htmlFor="f-review-note" className={labelClass}>
+          {t('desk_review.note_label')}
+        </label>
+        <textarea
+          id="f-review-note"
+          name="note"
+          rows={3}
+          required
+          maxLength={REVIEW_NOTE_MAX}
+          defaultValue={state.note ?? ''}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={`f-review-note-hint${error ? ' f-review-note-error' : ''}`}
+          className={inputClass}
+        />
+        <p id="f-review-note-hint" className="m-0 text-xs text-ink-600">
+          {t('desk_review.note_hint', { max: REVIEW_NOTE_MAX })}
+        </p>
+        {error && (
+          <p id="f-review-note-error" className="m-0 text-sm text-red-700">
+            {error}
+          </p>
+        )}
+        <button type="submit" className="btn-ghost">
+          {t('desk_review.return')}
+        </button>
+      </form>
+    </section>
   )
 }
