@@ -39,6 +39,8 @@ export const DESK_ROUTES = {
   'GET /desk/newsletters/:id{[0-9]+}': 'newsletters.send',
   'POST /desk/newsletters/:id{[0-9]+}': 'newsletters.send',
   'GET /desk/newsletters/:id{[0-9]+}/email': 'newsletters.send',
+  'GET /desk/history': 'history.read',
+  'GET /desk/history.csv': 'history.read',
 } as const satisfies Record<string, Permission>
 
 /** The permission the route answering this request needs; undefined for one not in the table. */

@@ -8,6 +8,7 @@ import { limitBody, sameSiteOnly } from '../middleware/form-guard'
 import { DeskInboxPage, DeskLeadPage } from './pages/leads'
 import { deskBookings } from './bookings'
 import { deskContent } from './content'
+import { deskHistory } from './history'
 import { csvLine } from './csv'
 import { readCursor, readFilter, writeCursor } from './filter'
 import { staffOnly } from './guard'
@@ -40,6 +41,8 @@ desk.route('/visits', deskVisits)
 desk.route('/speed', deskSpeed)
 desk.route('/content', deskContent)
 desk.route('/newsletters', deskNewsletters)
+// /desk/history and /desk/history.csv
+desk.route('/', deskHistory)
 
 const PAGE_SIZE = 50
 /** Rows a CSV export holds at most (in pages of 500, each an index range per table). */

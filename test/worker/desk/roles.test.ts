@@ -176,6 +176,7 @@ describe('the desk by role', { timeout: 180_000 }, () => {
         '/desk/speed',
         '/desk/content',
         '/desk/newsletters',
+        '/desk/history',
       ]
       const expected = {
         owner: every,
