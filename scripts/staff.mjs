@@ -60,12 +60,18 @@ if (command === 'list') {
     command === 'add'
       ? `json_set(app_metadata, '$.role', ${quote(role)})`
       : "json_remove(app_metadata, '$.role')"
-  queryD1(`UPDATE auth_users SET app_metadata = ${value} WHERE email = ${quote(address)}`, {
-    remote,
-  })
+  // the role, and the team page's index of members (migrations/0034), in one request
+  const index =
+    command === 'add'
+      ? `INSERT INTO desk_members (user_id, email) SELECT id, email FROM auth_users WHERE email = ${quote(address)} ON CONFLICT (user_id) DO NOTHING`
+      : `DELETE FROM desk_members WHERE email = ${quote(address)}`
+  queryD1(
+    `UPDATE auth_users SET app_metadata = ${value} WHERE email = ${quote(address)}; ${index}`,
+    { remote },
+  )
   console.log(
     command === 'add'
-      ? `${address} has the ${role} role in the desk${role === 'writer' ? ' (a Writer opens nothing of it yet: the review queue is to come)' : ''}: ${account.role ? 'it holds at their next request' : 'they sign in again, with an authenticator app (added on /account), and /desk opens'}`
+      ? `${address} has the ${role} role in the desk: ${account.role ? 'it holds at their next request' : 'they sign in again, with an authenticator app (added on /account), and /desk opens'}`
       : `${address} is no longer staff`,
   )
 } else {

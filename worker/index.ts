@@ -20,6 +20,7 @@ import { security } from './middleware/security'
 import { bookings } from './api/bookings'
 import { consent } from './api/consent'
 import { accountDataRoutes } from './auth/account-data'
+import { joinRoutes } from './auth/join'
 import { mfaRoutes } from './auth/mfa'
 import { authRoutes } from './auth/routes'
 import { authService } from './auth-service/app'
@@ -96,6 +97,7 @@ app.route('/api/mail/events', mailEvents)
 app.route('/', privacy)
 // the agency's calendar feed: a calendar app cannot sign in, its address is the key
 app.get('/desk/calendar.ics', calendarFeed)
+app.route('/', joinRoutes)
 app.route('/desk', desk)
 app.route('/media', media)
 app.route('/', feeds)

@@ -69,6 +69,22 @@ const GRANTS: Record<Role, ReadonlySet<Permission>> = {
 export const isRole = (value: unknown): value is Role =>
   typeof value === 'string' && (ROLES as readonly string[]).includes(value)
 
+/**
+ * A staff role as an account's app_metadata names it. "agency", the one role of before roles,
+ * reads as Admin (everything it allowed but handing ownership over): migration 0033 renames it
+ * in the built-in service, and a hosted GoTrue's accounts keep it until the agency sets their
+ * roles (the team page does, docs/desk.md).
+ */
+export const staffRole = (value: unknown): Role | undefined =>
+  isRole(value) ? value : value === 'agency' ? 'admin' : undefined
+
+/**
+ * The roles the team page gives (an invitation, a change): never Owner, which is handed over,
+ * by the Owner only, to an Admin (Ghost's rule; there is exactly one).
+ */
+export const GRANTABLE = ['admin', 'editor', 'sales', 'writer'] as const satisfies readonly Role[]
+export type GrantableRole = (typeof GRANTABLE)[number]
+
 /** Whether `role` (a staff member's, or nobody's) may do `permission`. */
 export const can = (role: Role | undefined, permission: Permission) =>
   role !== undefined && GRANTS[role].has(permission)

@@ -218,6 +218,13 @@ export const PAGE_ROUTES = [
     quiet: true,
     secretLink: true,
   },
+  {
+    path: '/join',
+    titleKey: 'desk_team.join.title',
+    indexable: false,
+    quiet: true,
+    secretLink: true,
+  },
   { path: '/guides/:slug', indexable: false },
 ] as const satisfies readonly PageRoute[]
 

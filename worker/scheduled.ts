@@ -2,6 +2,7 @@ import { purgeExpired } from './auth-service/db'
 import { currentGenerations } from './content/generations'
 import { refreshSnapshots } from './content/snapshot'
 import { purgeCancellations } from './db/bookings'
+import { logExpiredInvitations } from './db/team'
 import { publishDue } from './db/content'
 import { limitOf } from './auth-service/settings'
 import { purgePendingSubscriptions } from './db/personal-data'
@@ -72,5 +73,7 @@ export async function onSchedule(controller: ScheduledController, env: Bindings)
     'mail requeue': () => requeueStale(env),
     // pictures whose sizes' job was lost
     'picture sizes': () => queueLostSizes(env),
+    // team invitations past their seven days, in the desk's history (as of the trigger's time)
+    'expired invitations': () => logExpiredInvitations(env.DB, controller.scheduledTime),
   })
 }

@@ -116,6 +116,7 @@ const SAMPLES: Record<string, unknown> = {
     link: `${SITE}/auth/confirm?token_hash=${AUTH_TOKEN}&type=email_change&lang=en`,
     code: '654321',
   },
+  team_invite: { token: AUTH_TOKEN, role: 'editor', inviter: 'owner@example.org' },
 }
 
 const row = (kind: MailKind): OutboxRow => ({
@@ -235,6 +236,7 @@ describe('the pages of e-mailed secrets', () => {
       '/book/*.ics',
       '/subscribe/confirm',
       '/unsubscribe',
+      '/join',
     ])
       expect(paths, path).toContain(path)
   })

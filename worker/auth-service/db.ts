@@ -79,6 +79,29 @@ export async function updateUser(
     .first<UserRow>()
 }
 
+/**
+ * Merges into the user's app_metadata as GoTrue's admin update does: each key set, a null one
+ * removed. Throws when the database refuses it (a second Owner: migrations/0033).
+ */
+export async function setAppMetadata(db: D1Database, id: string, changes: Record<string, unknown>) {
+  let sql = 'app_metadata'
+  const values: unknown[] = []
+  for (const [key, value] of Object.entries(changes)) {
+    const path = `$.${JSON.stringify(key)}`
+    if (value === null) {
+      sql = `json_remove(${sql}, ?)`
+      values.push(path)
+    } else {
+      sql = `json_set(${sql}, ?, json(?))`
+      values.push(path, JSON.stringify(value))
+    }
+  }
+  return db
+    .prepare(`UPDATE auth_users SET app_metadata = ${sql}, updated_at = ? WHERE id = ? RETURNING *`)
+    .bind(...values, now(), id)
+    .first<UserRow>()
+}
+
 const randomToken = () => {
   const bytes = crypto.getRandomValues(new Uint8Array(24))
   return btoa(String.fromCharCode(...bytes))

@@ -85,6 +85,20 @@ async function call<T>(
   }
 }
 
+/**
+ * A call to GoTrue's admin API, with the service role: AUTH_SERVICE_ROLE_KEY for a hosted
+ * service, a one-minute token of ours for the built-in one.
+ */
+async function asAdmin<T>(
+  c: Context<AppEnv>,
+  path: string,
+  init: RequestInit & { json?: unknown },
+): Promise<AuthResult<T>> {
+  const token = c.env.AUTH_URL ? c.env.AUTH_SERVICE_ROLE_KEY : await serviceRoleToken(c)
+  if (!token) return { ...unavailable, msg: 'AUTH_SERVICE_ROLE_KEY is not set' }
+  return call<T>(c, path, { ...init, token })
+}
+
 /** A Turnstile token as GoTrue takes it (supabase-js `options.captchaToken`). */
 const captcha = (token: string | undefined) =>
   token ? { gotrue_meta_security: { captcha_token: token } } : {}
@@ -176,14 +190,26 @@ export function authClient(c: Context<AppEnv>) {
     unenrol: (token: string, factorId: string) =>
       call<void>(c, `/factors/${encodeURIComponent(factorId)}`, { method: 'DELETE', token }),
     /** GoTrue's admin delete, with the service role (AUTH_SERVICE_ROLE_KEY for a hosted one). */
-    deleteUser: async (userId: string): Promise<AuthResult<void>> => {
-      const token = c.env.AUTH_URL ? c.env.AUTH_SERVICE_ROLE_KEY : await serviceRoleToken(c)
-      if (!token) return { ...unavailable, msg: 'AUTH_SERVICE_ROLE_KEY is not set' }
-      return call<void>(c, `/admin/users/${encodeURIComponent(userId)}`, {
-        method: 'DELETE',
-        token,
-      })
-    },
+    deleteUser: (userId: string) =>
+      asAdmin<void>(c, `/admin/users/${encodeURIComponent(userId)}`, { method: 'DELETE' }),
+    /** GoTrue's admin read of an account, with its factors (the team page's). */
+    adminUser: (userId: string) =>
+      asAdmin<AuthUser>(c, `/admin/users/${encodeURIComponent(userId)}`, {}),
+    /**
+     * GoTrue's admin create: an account whose address the site vouches for (an invitation's
+     * link proved it), with its app_metadata (a staff role) from the start.
+     */
+    adminCreateUser: (email: string, password: string, appMetadata: Record<string, unknown>) =>
+      asAdmin<AuthUser>(c, '/admin/users', {
+        method: 'POST',
+        json: { email, password, email_confirm: true, app_metadata: appMetadata },
+      }),
+    /** GoTrue's admin update of app_metadata: keys set, a null one removed, the rest kept. */
+    adminSetAppMetadata: (userId: string, appMetadata: Record<string, unknown>) =>
+      asAdmin<AuthUser>(c, `/admin/users/${encodeURIComponent(userId)}`, {
+        method: 'PUT',
+        json: { app_metadata: appMetadata },
+      }),
     jwks: () => call<{ keys: JWK[] }>(c, '/.well-known/jwks.json', { timeoutMs: KEYS_TIMEOUT_MS }),
   }
 }

@@ -11,6 +11,7 @@ import type { Factor, TokenSet } from '../auth-types'
 import { toAccount, toAuthPage } from './redirects'
 import { needsSecondStep, PENDING_COOKIE, pendingMfa, toSecondStep } from './second-step'
 import { rememberSession, signedInOnly } from './session'
+import { staffRole } from '../roles'
 
 /**
  * Two-step sign-in for the site (the backend-for-frontend side of the service's /factors API):
@@ -135,7 +136,8 @@ mfaRoutes.post('/factors/verify', ...authForm, signedInOnly, async (c) => {
   deleteCookie(c, ENROL_COOKIE, { path: '/' })
   rememberSession(c, result.tokens)
   flash(c, { title: c.var.t('auth.mfa_enabled') })
-  return c.redirect('/account', 303)
+  // a staff member (a new one, from an invitation): the desk opens now, with this second factor
+  return c.redirect(staffRole(result.tokens.user?.app_metadata?.role) ? '/desk' : '/account', 303)
 })
 
 const FactorId = v.object({ factor_id: v.pipe(v.string(), v.uuid()) })

@@ -4,7 +4,8 @@ import { matchedRoutes } from 'hono/route'
 import { authClient } from '../auth/client'
 import { accessClaims } from '../auth/session'
 import type { AppEnv } from '../env'
-import { can, isRole, type Role } from '../roles'
+import { seeMember } from '../db/team'
+import { can, staffRole as roleOf } from '../roles'
 import { permissionOf } from './route-permissions'
 
 /**
@@ -36,6 +37,13 @@ export function staffOnly(): MiddlewareHandler<AppEnv> {
     if (confirmed.ok && liveRole) {
       c.set('account', confirmed.data)
       c.set('deskRole', liveRole)
+      // the team page's "last seen", and a desk sign-in in the history: after the answer
+      const member = { id: confirmed.data.id, email: confirmed.data.email }
+      c.executionCtx.waitUntil(
+        seeMember(c.env.DB, { ...member, sessionId: String(claims!.session_id ?? '') }).catch(
+          (err) => console.error('desk: last seen not written', err),
+        ),
+      )
     }
     // the provider (D1, with the built-in one) not answering: the verified token's word, for the
     // content desk only, read-only: its pages show the snapshot, and of its posts only the
@@ -55,12 +63,3 @@ export function staffOnly(): MiddlewareHandler<AppEnv> {
     await next()
   }
 }
-
-/**
- * A staff role as an account's app_metadata names it. "agency", the one role of before roles,
- * reads as Admin (everything it allowed but handing ownership over): migration 0033 renames it
- * in the built-in service, and a hosted GoTrue's accounts keep it until the agency sets their
- * roles with its admin API (docs/desk.md).
- */
-const roleOf = (value: unknown): Role | undefined =>
-  isRole(value) ? value : value === 'agency' ? 'admin' : undefined

@@ -41,6 +41,13 @@ export const DESK_ROUTES = {
   'GET /desk/newsletters/:id{[0-9]+}/email': 'newsletters.send',
   'GET /desk/history': 'history.read',
   'GET /desk/history.csv': 'history.read',
+  'GET /desk/team': 'team.manage',
+  'POST /desk/team/invitations': 'team.manage',
+  'POST /desk/team/invitations/:id{[0-9]+}/resend': 'team.manage',
+  'POST /desk/team/invitations/:id{[0-9]+}/revoke': 'team.manage',
+  'POST /desk/team/members/:id/role': 'team.manage',
+  'POST /desk/team/members/:id/remove': 'team.manage',
+  'POST /desk/team/ownership': 'ownership.transfer',
 } as const satisfies Record<string, Permission>
 
 /** The permission the route answering this request needs; undefined for one not in the table. */

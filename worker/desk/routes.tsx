@@ -18,6 +18,7 @@ import { staffOf } from './staff'
 import { countHeldMail, deskMail } from './mail'
 import { deskNewsletters } from './newsletters'
 import { deskSpeed } from './speed'
+import { deskTeam } from './team'
 import { deskVisits } from './visits'
 
 /**
@@ -43,6 +44,7 @@ desk.route('/content', deskContent)
 desk.route('/newsletters', deskNewsletters)
 // /desk/history and /desk/history.csv
 desk.route('/', deskHistory)
+desk.route('/team', deskTeam)
 
 const PAGE_SIZE = 50
 /** Rows a CSV export holds at most (in pages of 500, each an index range per table). */

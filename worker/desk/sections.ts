@@ -9,6 +9,7 @@ export const DESK_SECTIONS = [
   { href: '/desk/speed', key: 'desk.nav.speed', permission: 'speed.read' },
   { href: '/desk/content', key: 'desk.nav.content', permission: 'content.draft' },
   { href: '/desk/newsletters', key: 'desk.nav.newsletters', permission: 'newsletters.send' },
+  { href: '/desk/team', key: 'desk.nav.team', permission: 'team.manage' },
   { href: '/desk/history', key: 'desk.nav.history', permission: 'history.read' },
 ] as const satisfies readonly { href: string; key: string; permission: Permission }[]
 

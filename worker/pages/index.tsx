@@ -27,6 +27,7 @@ import {
 } from '../seo'
 import { accountFactors, enrolment } from '../auth/mfa'
 import { pendingMfa } from '../auth/second-step'
+import { serveJoinPage } from '../auth/join'
 import { signedInOnly } from '../auth/session'
 import { PAGE_ROUTES, routeOf, type PagePath, type PageRoute } from '../routes'
 import { edgeCache } from '../render/edge-cache'
@@ -200,6 +201,8 @@ const handlers: Record<PagePath, Handler<AppEnv>> = {
       description: c.var.t('auth.meta_description'),
     })
   },
+
+  '/join': serveJoinPage,
 
   '/auth/reset': (c) => {
     const token = c.req.query('token') ?? ''

@@ -23,12 +23,16 @@ export async function person(opts: { staff: boolean | Role; secondFactor: boolea
     options: { captchaToken: DUMMY_TOKEN },
   })
   expect(signedUp.error).toBeNull()
+  // as `npm run staff -- add` makes one: the role, and the team page's index of members
   if (opts.staff)
-    await env.DB.prepare(
-      `UPDATE auth_users SET app_metadata = json_object('role', ?) WHERE email = ?`,
-    )
-      .bind(opts.staff === true ? 'admin' : opts.staff, email)
-      .run()
+    await env.DB.batch([
+      env.DB.prepare(
+        `UPDATE auth_users SET app_metadata = json_object('role', ?) WHERE email = ?`,
+      ).bind(opts.staff === true ? 'admin' : opts.staff, email),
+      env.DB.prepare(
+        'INSERT INTO desk_members (user_id, email) SELECT id, email FROM auth_users WHERE email = ?',
+      ).bind(email),
+    ])
   // a fresh sign-in, so the token carries the role
   let session = (await supabase.auth.signInWithPassword({ email, password: 'correct horse 1' }))
     .data.session!

@@ -76,6 +76,7 @@ const SAMPLES: Record<MailKind, unknown> = {
     newEmail: 'new@example.org',
     link: 'https://example.com/auth/confirm?token_hash=jkl&type=email_change',
   },
+  team_invite: { token: 'a'.repeat(64), role: 'editor', inviter: 'owner@example.org' },
 }
 
 const row = (kind: MailKind, language: Lang, data = SAMPLES[kind]): OutboxRow => ({

@@ -18,6 +18,7 @@ import { agencyContact } from './contact'
 import { dataRequest, newsletter, newsletterTest, subscribeConfirm } from './consent'
 import type { MailTemplate } from './context'
 import { agencyDigest } from './digest'
+import { teamInvite } from './team'
 import { guide } from './guide'
 import { welcome } from './welcome'
 
@@ -43,6 +44,7 @@ export const TEMPLATES = {
   auth_confirm_signup: authConfirmSignup,
   auth_email_change: authEmailChange,
   auth_email_change_current: authEmailChangeCurrent,
+  team_invite: teamInvite,
 } satisfies Record<string, MailTemplate<never>>
 
 export type MailKind = keyof typeof TEMPLATES
