@@ -9,7 +9,7 @@ import { can, type Role } from '../roles'
  */
 
 /** The kinds a Writer drafts. */
-export const WRITER_KINDS: readonly ContentKind[] = ['article', 'case']
+const WRITER_KINDS: readonly ContentKind[] = ['article', 'case']
 
 /** Whether the role opens this kind's list and makes new items of it. */
 export const mayList = (role: Role | undefined, kind: ContentKind) =>

@@ -92,13 +92,18 @@ function StatusBadge({
   )
 }
 
-/** A listed draft's place in the review. */
-const reviewOf = (item: { status: string; review_at: string | null; returned?: boolean }) =>
+/** A draft's place in the review (a listed one says `returned`, an opened one has its note). */
+const reviewOf = (item: {
+  status: string
+  review_at: string | null
+  returned?: boolean
+  review_note?: string | null
+}) =>
   item.status !== 'draft'
     ? undefined
     : item.review_at
       ? 'waiting'
-      : item.returned
+      : item.returned || item.review_note
         ? 'returned'
         : undefined
 
@@ -135,7 +140,7 @@ function ReviewQueue({ queue }: { queue: QueuedItem[] }) {
                   at: formatDateTime(lang, q.review_at, config.timeZone),
                 })}
               </span>
-              <span dir="ltr" className="break-all">
+              <span dir="ltr" className="break-words">
                 {q.sent_by}
               </span>
             </span>
@@ -595,7 +600,7 @@ export function ContentEditorPage({
                 : t(`desk.content.done.${state.done as 'save'}`)}
           </DeskNotice>
         )}
-        {item.review_at && !state.offline && (
+        {item.review_at && !state.offline && (reviewer || state.done !== 'review') && (
           <ReviewBox
             item={item}
             base={base}
@@ -639,7 +644,7 @@ export function ContentEditorPage({
           </div>
         )}
         <PictureSizes sizes={sizes} back={`${base}?tab=${tab}`} />
-        {Object.keys(state.issues).some((k) => k !== 'form') && (
+        {Object.keys(state.issues).some((k) => k !== 'form' && k !== 'note') && (
           <p role="alert" className="m-0 rounded-lg bg-amber-50 p-3 text-sm text-amber-900">
             {t('desk.content.errors.fields')}
           </p>
@@ -685,7 +690,10 @@ export function ContentEditorPage({
         >
           <input type="hidden" name="version" value={item.version} />
           <input type="hidden" name="lang" value={tab} />
-          <fieldset disabled={readOnly} className="m-0 min-w-0 space-y-5 border-0 p-0">
+          <fieldset
+            disabled={readOnly}
+            className="m-0 min-w-0 space-y-5 border-0 p-0 [&_input:disabled]:bg-slate-100 [&_select:disabled]:bg-slate-100 [&_textarea:disabled]:bg-slate-100"
+          >
             {/* a testimonial has nothing shared: neither an empty box nor a note about it */}
             {kind !== 'article' && !fields.shared.length ? null : tab === 'en' ? (
               <div className="grid gap-5 md:grid-cols-2">
@@ -879,8 +887,9 @@ function ReviewBox({
       <p className="m-0 text-sm">
         {t('desk_review.waiting_reviewer', { at })}{' '}
         {sentBy && (
-          <span dir="ltr" className="break-all font-semibold">
-            {sentBy}
+          // its own line, kept whole (an address breaks badly at its hyphens)
+          <span className="block font-semibold">
+            <span dir="ltr">{sentBy}</span>
           </span>
         )}
       </p>
