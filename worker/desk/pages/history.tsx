@@ -39,6 +39,41 @@ const actionLabel = (t: Translator, action: string) => {
 const roleName = (t: Translator, role: unknown) =>
   isRole(role) ? t(`desk_history.roles.${role}`) : String(role)
 
+/** An address, isolated from the text around it, that a narrow column breaks after its @ only. */
+function Email({ address }: { address: string }) {
+  const at = address.lastIndexOf('@')
+  return (
+    <bdi dir="ltr">
+      {at > 0 ? (
+        <>
+          {address.slice(0, at + 1)}
+          <wbr />
+          {address.slice(at + 1)}
+        </>
+      ) : (
+        address
+      )}
+    </bdi>
+  )
+}
+
+/** "from → to" in the language's words, each side isolated (a date's digits in Arabic). */
+function Change({ t, from, to }: { t: Translator; from: string; to: string }) {
+  const [before, between, after] = t('desk_history.detail.change', {
+    from: '\u0000',
+    to: '\u0001',
+  }).split(/[\u0000\u0001]/)
+  return (
+    <>
+      {before}
+      <bdi>{from}</bdi>
+      {between}
+      <bdi>{to}</bdi>
+      {after}
+    </>
+  )
+}
+
 const isInstant = (s: unknown): s is string =>
   typeof s === 'string' && /^\d{4}-\d\d-\d\dT\d\d:\d\d/.test(s)
 
@@ -62,18 +97,15 @@ function detailOf(
   }
   const when = (iso: string) => formatDateTime(lang, iso, zone)
   const parts: ReactNode[] = []
-  if (typeof d.email === 'string')
-    parts.push(
-      <bdi key="email" dir="ltr">
-        {d.email}
-      </bdi>,
-    )
+  if (typeof d.email === 'string') parts.push(<Email key="email" address={d.email} />)
   if (typeof d.role === 'string') parts.push(roleName(t, d.role))
   if (typeof d.from === 'string' && typeof d.to === 'string')
     parts.push(
-      isInstant(d.from)
-        ? t('desk_history.detail.change', { from: when(d.from), to: when(d.to) })
-        : t('desk_history.detail.change', { from: roleName(t, d.from), to: roleName(t, d.to) }),
+      isInstant(d.from) ? (
+        <Change key="change" t={t} from={when(d.from)} to={when(d.to)} />
+      ) : (
+        <Change key="change" t={t} from={roleName(t, d.from)} to={roleName(t, d.to)} />
+      ),
     )
   else if (isInstant(d.to)) parts.push(when(d.to))
   if (isInstant(d.slot)) parts.push(when(d.slot))
@@ -121,7 +153,7 @@ function Filters({
     <form
       method="get"
       action="/desk/history"
-      className="card grid gap-4 sm:grid-cols-2 lg:grid-cols-5"
+      className="card grid gap-4 sm:grid-cols-2 lg:grid-cols-4"
       aria-describedby={errors.length ? 'history-errors' : undefined}
     >
       <div>
@@ -189,7 +221,7 @@ function Filters({
         defaultValue={query.to}
         aria-invalid={dateError || undefined}
       />
-      <div className="flex items-end gap-3">
+      <div className="flex items-end gap-3 sm:col-span-2 lg:col-span-4">
         <button type="submit" className="btn-primary">
           {t('desk.apply')}
         </button>
@@ -211,14 +243,17 @@ function HistoryTable({ lines }: { lines: HistoryLine[] }) {
   const { t, lang, config } = usePage()
   const names = Object.fromEntries(COLUMNS.map((c) => [c, t(`desk_history.columns.${c}`)]))
   const cell = (column: (typeof COLUMNS)[number], children: ReactNode, className = '') => (
-    <td className={`flex gap-3 px-3 py-1 md:table-cell md:py-2 ${className}`}>
+    // (on a phone, an empty cell is left out of the card; the table keeps its dash)
+    <td
+      className={`${children ? 'flex' : 'hidden'} gap-3 px-3 py-1 md:table-cell md:py-2 ${className}`}
+    >
       <span
         aria-hidden="true"
         className="w-24 shrink-0 text-xs font-semibold text-ink-600 md:hidden"
       >
         {names[column]}
       </span>
-      <span className="min-w-0 [overflow-wrap:anywhere]">{children}</span>
+      <span className="min-w-0 break-words">{children ?? '—'}</span>
     </td>
   )
   return (
@@ -248,7 +283,7 @@ function HistoryTable({ lines }: { lines: HistoryLine[] }) {
               {cell(
                 'who',
                 who ? (
-                  <bdi dir="ltr">{who}</bdi>
+                  <Email address={who} />
                 ) : (
                   <span className="italic text-ink-600">{siteName(t, l.actor_id)}</span>
                 ),
@@ -264,11 +299,9 @@ function HistoryTable({ lines }: { lines: HistoryLine[] }) {
                   ) : (
                     <bdi dir="ltr">{l.target}</bdi>
                   )
-                ) : (
-                  '—'
-                ),
+                ) : null,
               )}
-              {cell('detail', detailOf(t, lang, config.timeZone, l.detail) ?? '—', 'text-ink-700')}
+              {cell('detail', detailOf(t, lang, config.timeZone, l.detail), 'text-ink-700')}
             </tr>
           )
         })}
