@@ -122,7 +122,7 @@ describe.each(['en', 'ar'] as const)(
       await card.getByText(d.desk_team.remove, { exact: true }).click()
       await card
         .getByRole('button', {
-          name: d.desk_team.remove_button.replace('{{email}}', invitees.sales),
+          name: d.desk_team.remove_button.replace('{{email}}', `\u2068${invitees.sales}\u2069`),
         })
         .click()
       await expect

@@ -2,7 +2,7 @@ import type { Context } from 'hono'
 import { Field } from '../../client/components/field'
 import { MIN_PASSWORD_LENGTH } from '../../client/schemas/auth'
 import { SignOutForm } from '../components/account-area'
-import { Alert, errorMessage } from '../components/auth-form'
+import { Alert, errorMessage, isolate } from '../components/auth-form'
 import { PageHero } from '../components/page-parts'
 import type { InvitationRow } from '../db/team'
 import type { AppEnv } from '../env'
@@ -31,7 +31,7 @@ export function JoinPage({ state, token }: { state: JoinState; token: string }) 
       <Refusal title={t('desk_team.join.invalid_title')} text={t('desk_team.join.invalid_text')} />
     )
   const i = state.invitation
-  const inviter = i.invited_by_email
+  const inviter = isolate(i.invited_by_email)
   const role = t(`desk_team.roles.${i.role}`)
   switch (state.kind) {
     case 'used':
@@ -68,13 +68,16 @@ export function JoinPage({ state, token }: { state: JoinState; token: string }) 
       return (
         <Refusal
           title={t('desk_team.join.other_title')}
-          text={t('desk_team.join.other_text', { email: i.email, current: state.current })}
+          text={t('desk_team.join.other_text', {
+            email: isolate(i.email),
+            current: isolate(state.current),
+          })}
         >
           <SignOutForm button="btn-primary w-full" />
         </Refusal>
       )
   }
-  const intro = t('desk_team.join.intro', { inviter, email: i.email, role })
+  const intro = t('desk_team.join.intro', { inviter, email: isolate(i.email), role })
   return (
     <PageHero title={t('desk_team.join.title')} subtitle={intro}>
       <div className="mt-8 grid max-w-3xl gap-6 md:grid-cols-2">

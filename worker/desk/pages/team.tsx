@@ -3,6 +3,7 @@ import { LANGS } from '../../../client/lib/languages'
 import type { InvitationRow } from '../../db/team'
 import { formatDateTime, languageName } from '../../i18n/format'
 import { usePage } from '../../render/context'
+import { isolate } from '../../components/auth-form'
 import { can, GRANTABLE } from '../../roles'
 import type { TeamMember } from '../members'
 import { DeskHeader, DeskNotice } from './leads'
@@ -212,7 +213,7 @@ function MemberCard({
             >
               <p className="m-0 text-sm text-ink-700">{t('desk_team.remove_text')}</p>
               <button type="submit" className="btn-danger px-3 py-1.5 text-sm">
-                {t('desk_team.remove_button', { email: m.email })}
+                {t('desk_team.remove_button', { email: isolate(m.email) })}
               </button>
             </form>
           </details>
@@ -225,7 +226,7 @@ function MemberCard({
                 <input type="hidden" name="user_id" value={m.id} />
                 <p className="m-0 text-sm text-ink-700">{t('desk_team.handover_text')}</p>
                 <button type="submit" className="btn-primary px-3 py-1.5 text-sm">
-                  {t('desk_team.handover_button', { email: m.email })}
+                  {t('desk_team.handover_button', { email: isolate(m.email) })}
                 </button>
               </form>
             </details>
@@ -257,8 +258,8 @@ function InvitationCard({
         {expired
           ? t('desk_team.expired', { date: when(i.expires_at) })
           : t('desk_team.expires', { date: when(i.expires_at) })}
-        <span className="block text-ink-600">
-          {t('desk_team.invited_by', { email: i.invited_by_email, date: when(i.sent_at) })}
+        <span className="block font-normal text-ink-600">
+          {t('desk_team.invited_by', { email: isolate(i.invited_by_email), date: when(i.sent_at) })}
         </span>
       </p>
       <div className="flex flex-wrap gap-2">
