@@ -169,6 +169,26 @@ describe('the team page', { timeout: 180_000 }, () => {
     expect(await roleOf(customer.email)).toBe('sales')
   })
 
+  it('lets the invited address, signed in already with its code, join with one press and opens the desk', async () => {
+    const customer = await person({ staff: false, secondFactor: true })
+    const { path, token } = await invite(owner, customer.email, 'sales')
+    const page = await get(path, customer.cookie)
+    expect(page.status).toBe(200)
+    expect(textOf(await page.text())).toContain(
+      en.desk_team.join.accept_button.replace('{{role}}', en.desk_team.roles.sales),
+    )
+    const joined = await post('/join', { token, intent: 'accept' }, customer.cookie)
+    expect(joined.status).toBe(303)
+    expect(joined.headers.get('Location')).toBe('/desk')
+    // the session's new token carries the role: the desk opens with it
+    const cookie = joined.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ')
+    expect((await get('/desk/bookings', cookie)).status).toBe(200)
+    expect((await get(path, cookie)).status).toBe(410)
+  })
+
   it('refuses a link opened by another signed-in account, with a page that says why', async () => {
     const email = unique('invitee')
     const { path } = await invite(owner, email, 'writer')
