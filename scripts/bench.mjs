@@ -16,11 +16,14 @@
 //  4. The desk (/desk, staff with a second factor): its inbox over 100,000 seeded leads, server
 //     CPU in Node as in 2, CPU of the isolate in workerd as in 3 (the budget's figure; D1's
 //     SQLite runs elsewhere), and the compressed JavaScript its page loads in Chromium.
+//  5. The desk's history (/desk/history) over 100,000 seeded audit rows against 10: the wall
+//     time of a first page and of a page far in by its cursor, with and without filters, in
+//     workerd with D1 (its SQLite included, unlike 4).
 // Flags: --no-build (use dist/ as it is), --runs N (render samples per page and language,
 // default 40; 150 for the thread's count, which judges the p95 budgets),
 // --render-only (2 alone, run it with node --single-threaded), --workerd-only (3 without the
 // throughput), --throughput-only,
-// --desk-only (4 alone), --size-only (0 alone).
+// --desk-only (4 alone), --history-only (5 alone), --size-only (0 alone).
 import { register } from 'node:module'
 import { execFileSync } from 'node:child_process'
 import { generateKeyPairSync } from 'node:crypto'
@@ -983,6 +986,160 @@ async function benchDeskWorkerd({ base, cookie, paths, keys }) {
   await mf.dispose()
 }
 
+// ---- 5. the desk's history -------------------------------------------------------------------
+const HISTORY_STATE = '.wrangler/bench-history-state'
+const HISTORY_ROWS = 100_000
+/** Who the seeded rows name: twelve members and the site itself (an empty actor). */
+const HISTORY_ACTORS = [...Array.from({ length: 12 }, (_, i) => `member-${i}`), '']
+const HISTORY_ACTIONS = [
+  ['lead.mark', "'contact/' || i"],
+  ['leads.export', 'NULL'],
+  ['booking.cancel', "'booking/' || i"],
+  ['booking.move', "'booking/' || i"],
+  ['mail.resend', "'mail/' || i"],
+  ['content.save', "'article/article-' || (i % 40)"],
+  ['content.publish', "'article/article-' || (i % 40)"],
+  ['newsletter.save', "'newsletter/' || (i % 30)"],
+  ['newsletter.send', "'newsletter/' || (i % 30)"],
+  ['team.role', "'member/member-' || (i % 12)"],
+  ['team.invite', "'invite/' || i"],
+  ['desk.sign_in', 'NULL'],
+]
+
+/**
+ * `n` audit rows, one every ten minutes back from now (100,000 span about two years): actors in
+ * turn, actions in turn, each with the target its action names. One INSERT … SELECT.
+ */
+async function seedAudit(db, n) {
+  const pick = (list, i) => `CASE ${i} ${list.map((x, k) => `WHEN ${k} THEN ${x}`).join(' ')} END`
+  await db.prepare('DELETE FROM desk_audit').run()
+  await db
+    .prepare(
+      `WITH RECURSIVE seq(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM seq WHERE i < ${n})
+       INSERT INTO desk_audit (actor_id, actor_email, action, target, detail, created_at)
+       SELECT ${pick(
+         HISTORY_ACTORS.map((a) => `'${a}'`),
+         `i % ${HISTORY_ACTORS.length}`,
+       )},
+         ${pick(
+           HISTORY_ACTORS.map((a) => (a ? `'${a}@growthagency.example'` : "''")),
+           `i % ${HISTORY_ACTORS.length}`,
+         )},
+         ${pick(
+           HISTORY_ACTIONS.map(([a]) => `'${a}'`),
+           `i % ${HISTORY_ACTIONS.length}`,
+         )},
+         ${pick(
+           HISTORY_ACTIONS.map(([, target]) => target),
+           `i % ${HISTORY_ACTIONS.length}`,
+         )},
+         '{"email":"someone@example.org","from":"editor","to":"admin"}',
+         strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-' || (i * 600) || ' seconds')
+       FROM seq`,
+    )
+    .run()
+}
+
+/** A cursor `depth` rows into the rows `where` picks, newest first, as the page's link writes it. */
+async function cursorAt(db, where, depth) {
+  const row = await db
+    .prepare(
+      `SELECT created_at, id FROM desk_audit ${where ? `WHERE ${where}` : ''}
+       ORDER BY created_at DESC, id DESC LIMIT 1 OFFSET ${depth}`,
+    )
+    .first()
+  // (fewer rows than that: from the newest, as the first page)
+  return encodeURIComponent(row ? `${row.created_at}~${row.id}` : '2100-01-01T00:00:00.000Z~0')
+}
+
+/**
+ * 5. The history in workerd with D1, as the agency's browser asks for it: each page's wall
+ * time, its D1 queries included, over 10 rows and over 100,000. A page read by index costs the
+ * same at both sizes; a scan or a sort would grow with the log.
+ */
+async function benchHistory() {
+  const { rmSync } = await import('node:fs')
+  rmSync(HISTORY_STATE, { recursive: true, force: true })
+  await migrate(HISTORY_STATE)
+  const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' })
+  const keys = {
+    AUTH_SIGNING_KEY: JSON.stringify({
+      ...privateKey.export({ format: 'jwk' }),
+      kid: 'bench',
+      alg: 'ES256',
+    }),
+  }
+  const standin = await startTurnstileStandin()
+  const base = 'http://127.0.0.1:8787'
+  const { Miniflare } = await import('./lib/miniflare-v4.mjs')
+  const mf = new Miniflare({
+    ...builtWorker(),
+    bindings: {
+      ...env,
+      ...keys,
+      AUTH_AUTOCONFIRM: 'true',
+      TURNSTILE_SCRIPT_URL: standin.scriptURL,
+      TURNSTILE_VERIFY_URL: standin.verifyURL,
+      TURNSTILE_SITE_KEY: DUMMY_SITE_KEY,
+      TURNSTILE_SECRET_KEY: DUMMY_SECRET,
+    },
+    d1Databases: { DB: DB_ID },
+    resourcePersistencePath: `${HISTORY_STATE}/v3`,
+  })
+  try {
+    const cookie = await staffCookie(mf, base)
+    const db = await mf.getD1Database('DB')
+    const request = async (path) => {
+      const start = performance.now()
+      const res = await mf.dispatchFetch(base + path, { headers: { Cookie: cookie } })
+      const html = await res.text()
+      if (res.status !== 200 || !html.includes('/desk/history.csv'))
+        throw new Error(`history: ${path} answered ${res.status}`)
+      return performance.now() - start
+    }
+    const results = {}
+    for (const n of [10, HISTORY_ROWS]) {
+      const seedStart = performance.now()
+      await seedAudit(db, n)
+      const seeded = ((performance.now() - seedStart) / 1000).toFixed(1)
+      // "far in": 90% of the way down the rows the filter picks
+      const deep = Math.floor(n * 0.9)
+      const member = "actor_id = 'member-3'"
+      const paths = [
+        ['first page', '/desk/history'],
+        ['person and dates', `/desk/history?who=member-3&from=2000-01-01&to=2100-01-01`],
+        ['a kind (content)', '/desk/history?action=content'],
+        ['far in', `/desk/history?after=${await cursorAt(db, '', deep)}`],
+        [
+          'far in, person + kind',
+          `/desk/history?who=member-3&action=content&after=${await cursorAt(
+            db,
+            `${member} AND action IN ('content.save', 'content.publish')`,
+            Math.floor(deep / HISTORY_ACTORS.length / 6),
+          )}`,
+        ],
+      ]
+      console.log(
+        `\nDesk history over ${n.toLocaleString('en')} audit rows (seeded in ${seeded} s), wall time of a page in workerd, D1 included, ms (${runs} each after 30):`,
+      )
+      console.log(header)
+      for (const [label, path] of paths) {
+        for (let i = 0; i < 30; i++) await request(path)
+        const samples = []
+        for (let i = 0; i < runs; i++) samples.push(await request(path))
+        console.log(row(label, samples))
+        results[label] = { ...results[label], [n]: pct(samples, 0.5) }
+      }
+    }
+    console.log(`  median at ${HISTORY_ROWS.toLocaleString('en')} rows / median at 10 rows:`)
+    for (const [label, by] of Object.entries(results))
+      console.log(`  ${label.padEnd(26)}${(by[HISTORY_ROWS] / by[10]).toFixed(2).padStart(7)}`)
+  } finally {
+    await mf.dispose()
+    await standin.stop()
+  }
+}
+
 /**
  * The built Worker as `wrangler deploy` uploads it (dist/growth_agency: the main module and
  * the chunks it loads, lib/built-worker.mjs) and measures it: the modules' bytes, and the gzip
@@ -1038,6 +1195,10 @@ const brotli = (b) =>
 
 if (args.includes('--desk-only')) {
   await benchDesk()
+  process.exit()
+}
+if (args.includes('--history-only')) {
+  await benchHistory()
   process.exit()
 }
 
@@ -1118,3 +1279,4 @@ await bothMeasures()
 await benchThread()
 await benchThroughput()
 await benchDesk()
+await benchHistory()
