@@ -104,6 +104,12 @@ describe('the history page', { timeout: 90_000 }, () => {
         at: '2026-03-02T10:03:00.000Z',
       },
       { action: 'something.new', target: 'thing/1', at: '2026-03-02T10:04:00.000Z' },
+      {
+        action: 'content.review_return',
+        target: 'article/a-draft',
+        detail: { note: 'Shorter intro <please>' },
+        at: '2026-03-01T10:00:00.000Z',
+      },
     ])
     const res = await get(`/desk/history?who=${actor.id}`, admin.cookie)
     expect(res.status).toBe(200)
@@ -127,7 +133,10 @@ describe('the history page', { timeout: 90_000 }, () => {
       'newsletter/999999999',
       'contact/999999999',
       `contact/${lead}`,
+      'article/a-draft',
     ])
+    // the reviewer's note, escaped
+    expect(html).toContain('“Shorter intro &lt;please&gt;”')
     // the lead that exists is a link; the one that does not is text
     expect(html).toContain(`href="/desk/leads/contact/${lead}"`)
     expect(html).not.toContain('href="/desk/leads/contact/999999999"')

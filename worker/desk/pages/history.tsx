@@ -117,6 +117,9 @@ function detailOf(
   if (typeof d.handled === 'boolean')
     parts.push(t(d.handled ? 'desk.statuses.handled' : 'desk.statuses.open'))
   if (d.note === true) parts.push(t('desk_history.detail.note'))
+  // a review's note to the writer, its start
+  else if (typeof d.note === 'string' && d.note)
+    parts.push(`“${d.note.length > 120 ? `${d.note.slice(0, 120)}…` : d.note}”`)
   if (typeof d.rows === 'number') parts.push(t.plural('desk_history.detail.rows', d.rows))
   if (typeof d.kind === 'string') parts.push(d.kind)
   // the action was asked for, and changed nothing (the booking gone, the slot taken, an address
