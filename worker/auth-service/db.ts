@@ -102,6 +102,60 @@ export async function setAppMetadata(db: D1Database, id: string, changes: Record
     .first<UserRow>()
 }
 
+/**
+ * A desk role changed (or, with null, removed) only if the account still has the role the
+ * change was decided on: two tabs, or two Admins, never act on a role that moved meanwhile.
+ * Whether it was changed.
+ */
+export async function setRoleIf(db: D1Database, id: string, expected: string, next: string | null) {
+  const value =
+    next === null ? "json_remove(app_metadata, '$.role')" : "json_set(app_metadata, '$.role', ?3)"
+  const { meta } = await db
+    .prepare(
+      `UPDATE auth_users SET app_metadata = ${value}, updated_at = ?4
+       WHERE id = ?1 AND json_extract(app_metadata, '$.role') = ?2`,
+    )
+    .bind(id, expected, next, now())
+    .run()
+  return meta.changes === 1
+}
+
+/**
+ * Ownership handed from the Owner to an Admin, in one transaction: the Owner demoted, the Admin
+ * promoted, each only from the role expected; if either did not hold, the last statement fails
+ * and the batch is undone (never no Owner, never two). Whether it was done.
+ */
+export async function swapOwner(db: D1Database, from: string, to: string) {
+  const role = "json_extract(app_metadata, '$.role')"
+  try {
+    await db.batch([
+      db
+        .prepare(
+          `UPDATE auth_users SET app_metadata = json_set(app_metadata, '$.role', 'admin'), updated_at = ?2
+           WHERE id = ?1 AND ${role} = 'owner'`,
+        )
+        .bind(from, now()),
+      db
+        .prepare(
+          `UPDATE auth_users SET app_metadata = json_set(app_metadata, '$.role', 'owner'), updated_at = ?3
+           WHERE id = ?2 AND ${role} = 'admin'
+             AND (SELECT ${role} FROM auth_users WHERE id = ?1) = 'admin'`,
+        )
+        .bind(from, to, now()),
+      // a malformed JSON fails the statement, and with it the batch, unless the swap held
+      db
+        .prepare(
+          `SELECT json('{') WHERE NOT EXISTS (SELECT 1 FROM auth_users WHERE id = ?1 AND ${role} = 'owner')`,
+        )
+        .bind(to),
+    ])
+    return true
+  } catch (err) {
+    if (String(err).includes('malformed JSON')) return false
+    throw err
+  }
+}
+
 const randomToken = () => {
   const bytes = crypto.getRandomValues(new Uint8Array(24))
   return btoa(String.fromCharCode(...bytes))

@@ -1,7 +1,8 @@
 import { Hono, type Context } from 'hono'
 import { getCookie } from 'hono/cookie'
 import * as v from 'valibot'
-import { readForm } from '../api/forms'
+import { weakPassword } from '../../client/schemas/auth'
+import { formFields } from '../api/forms'
 import type { AuthUser, TokenSet } from '../auth-types'
 import { audit } from '../db/desk'
 import {
@@ -63,8 +64,15 @@ const JoinForm = v.object({
  * Spends the invitation for this account and gives it the role: once (a second tab, a double
  * press, find it spent). A role the service would not take gives the invitation back.
  */
-async function accept(c: Context<AppEnv>, tokenHash: string, user: Pick<AuthUser, 'id' | 'email'>) {
+async function accept(
+  c: Context<AppEnv>,
+  tokenHash: string,
+  user: Pick<AuthUser, 'id' | 'email' | 'app_metadata'>,
+) {
   const db = c.env.DB
+  // a member already (their role as the service has it now, not as an older token says): an
+  // invitation never lowers or replaces a role; the team page changes roles
+  if (staffRole(user.app_metadata?.role)) return null
   const spent = await spendInvitation(db, tokenHash, user.id)
   if (!spent) return null
   const set = await authClient(c).adminSetAppMetadata(user.id, { role: spent.role })
@@ -91,8 +99,13 @@ const joined = (
     }),
   ])
 
-/** Into the account, now a member: the desk when a second factor is set, else the way to one. */
-function welcome(c: Context<AppEnv>, tokens: TokenSet, role: string) {
+/**
+ * Into the account, now a member: the desk when a second factor is set, else the way to one.
+ * The account's other sessions end first: a session opened before the invitation (by whoever
+ * held the password or an older device) never inherits the role.
+ */
+async function welcome(c: Context<AppEnv>, tokens: TokenSet, role: string) {
+  await authClient(c).signOut(tokens.access_token, 'others')
   const t = c.var.t
   const notice = {
     title: t('desk_team.join.welcome_title'),
@@ -105,11 +118,14 @@ function welcome(c: Context<AppEnv>, tokens: TokenSet, role: string) {
 }
 
 joinRoutes.post('/join', sameSiteOnly(), limitBody(2048), async (c) => {
-  const input = await readForm(c, JoinForm)
-  const token = input?.token ?? ''
+  const fields = await formFields(c)
+  const token = typeof fields.token === 'string' ? fields.token.slice(0, 100) : ''
   const state = await joinState(c, token)
-  if (state.kind !== 'open' || !input) return renderJoinPage(c, state, token)
+  if (state.kind !== 'open') return renderJoinPage(c, state, token)
   const again = (error: string) => renderJoinPage(c, { ...state, error }, token)
+  const parsed = v.safeParse(JoinForm, fields)
+  if (!parsed.success) return again('missing')
+  const input = parsed.output
   const { invitation } = state
   const tokenHash = await sha256Hex(token)
   const auth = authClient(c)
@@ -119,16 +135,23 @@ joinRoutes.post('/join', sameSiteOnly(), limitBody(2048), async (c) => {
     const access = c.var.accessToken
     const live = access ? await auth.user(access) : null
     if (!live?.ok || live.data.email.toLowerCase() !== invitation.email) return again('unavailable')
+    if (staffRole(live.data.app_metadata?.role))
+      return renderJoinPage(c, { kind: 'member', invitation }, token)
+    // (spent meanwhile, by another tab: the page says so)
     if (!(await accept(c, tokenHash, live.data))) return serveJoinPage(c)
-    // a token with the role in it: the desk reads the role from the session's token
+    // a token with the role in it: the desk reads the role from the session's token; joined
+    // all the same if the refresh fails, so a sign-in makes one
     const refreshed = await auth.refresh(getCookie(c, REFRESH_COOKIE) ?? '')
-    if (!refreshed.ok) return again('unavailable')
+    if (!refreshed.ok) return c.redirect('/auth?next=/desk', 303)
     rememberSession(c, refreshed.data)
     return welcome(c, { ...refreshed.data, user: live.data }, invitation.role)
   }
 
   if (!input.password) return again('missing')
   if (input.intent === 'sign-up') {
+    // the service's own rule for a new password (GoTrue's admin create, which makes the
+    // account, checks none)
+    if (weakPassword(input.password)) return again('weak_password')
     // the link proved the address: the account is made confirmed, with its role (GoTrue's
     // admin create), once the invitation is spent, so two presses cannot make two
     const spent = await spendInvitation(c.env.DB, tokenHash, 'pending')
@@ -138,11 +161,12 @@ joinRoutes.post('/join', sameSiteOnly(), limitBody(2048), async (c) => {
     })
     if (!created.ok) {
       await unspendInvitation(c.env.DB, spent.id)
-      return again(
-        created.code === 'email_exists' || created.code === 'user_already_exists'
-          ? 'account_exists'
-          : created.code,
-      )
+      // (an older GoTrue answers an address taken with a 422 and no code of its own)
+      const exists =
+        created.code === 'email_exists' ||
+        created.code === 'user_already_exists' ||
+        created.status === 422
+      return again(exists ? 'account_exists' : created.code)
     }
     await c.env.DB.prepare('UPDATE desk_invitations SET accepted_by = ? WHERE id = ?')
       .bind(created.data.id, spent.id)
@@ -160,7 +184,8 @@ joinRoutes.post('/join', sameSiteOnly(), limitBody(2048), async (c) => {
     // already a member: nothing to accept, the link stays unspent
     return completeSignIn(c, session.data, '/desk', { title: c.var.t('auth.signed_in_title') })
   }
-  if (!(await accept(c, tokenHash, session.data.user))) return again('unavailable')
+  // (spent meanwhile, by another tab: the page says so)
+  if (!(await accept(c, tokenHash, session.data.user))) return serveJoinPage(c)
   // the tokens were made before the role: the code step (or the app's set-up) makes new ones
   return welcome(c, session.data, invitation.role)
 })

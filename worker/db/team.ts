@@ -147,21 +147,31 @@ export const insertInvitation = (
 
 /**
  * An open invitation sent again: a new token (the old link stops working at once), seven days
- * from now, and the role and language as chosen this time.
+ * from now, the role and language as chosen this time, and who sent it (the e-mail names them).
  */
 export const renewInvitation = (
   db: D1Database,
   id: number,
   i: { tokenHash: string; role: string; language: string },
+  by: { id: string; email: string },
   now = Date.now(),
 ) =>
   db
     .prepare(
-      `UPDATE desk_invitations SET token_hash = ?, role = ?, language = ?, sent_at = ?,
-         expires_at = ?, expiry_logged = 0
+      `UPDATE desk_invitations SET token_hash = ?, role = ?, language = ?, invited_by_id = ?,
+         invited_by_email = ?, sent_at = ?, expires_at = ?, expiry_logged = 0
        WHERE id = ? AND accepted_at IS NULL AND revoked_at IS NULL RETURNING id`,
     )
-    .bind(i.tokenHash, i.role, i.language, iso(now), iso(now + INVITATION_DAYS * 86_400_000), id)
+    .bind(
+      i.tokenHash,
+      i.role,
+      i.language,
+      by.id,
+      by.email,
+      iso(now),
+      iso(now + INVITATION_DAYS * 86_400_000),
+      id,
+    )
 
 export const revokeInvitation = (db: D1Database, id: number, now = Date.now()) =>
   db

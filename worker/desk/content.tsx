@@ -554,8 +554,8 @@ deskContent.post('/:kind/:id/return', sameSiteOnly(), limitBody(16 * 1024), asyn
   }
   if (!parsed.success) {
     const issue = parsed.issues.find((i) => i.path?.[0]?.key === 'note')
-    state.issues.note = issue?.message === 'note_long' ? 'note_long' : 'note_required'
-    if (!issue) state.issues.form = 'invalid'
+    if (issue) state.issues.note = issue.message === 'note_long' ? 'note_long' : 'note_required'
+    else state.issues.form = 'invalid'
     return renderEditor(c, current, state, 400)
   }
   // published, or sent back, by someone else meanwhile: nothing to send back

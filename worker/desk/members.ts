@@ -1,6 +1,8 @@
 import type { Context } from 'hono'
 import { authClient } from '../auth/client'
 import { verifiedFactor } from '../auth/second-step'
+import { setRoleIf, swapOwner } from '../auth-service/db'
+import { authSettings } from '../config'
 import { listMembers, removeMember } from '../db/team'
 import type { AppEnv } from '../env'
 import { staffRole, type Role } from '../roles'
@@ -33,7 +35,8 @@ export async function readTeam(c: Context<AppEnv>): Promise<TeamMember[]> {
     rows.map(async (row): Promise<TeamMember | null> => {
       const res = await auth.adminUser(row.user_id)
       const base = { id: row.user_id, email: row.email, joinedAt: row.joined_at }
-      if (!res.ok && res.status < 500 && res.status !== 401 && res.status !== 403) return null
+      // gone from the service: out of the index; any other failure: shown as not read now
+      if (!res.ok && res.status === 404) return null
       if (!res.ok) return { ...base, lastSeenAt: row.last_seen_at }
       const role = staffRole(res.data.app_metadata?.role)
       if (!role) return null
@@ -57,8 +60,57 @@ export async function roleNow(c: Context<AppEnv>, userId: string) {
   return res.ok ? { role: staffRole(res.data.app_metadata?.role), email: res.data.email } : null
 }
 
-/** Sets (or, with null, removes) an account's desk role; whether the service took it. */
-export async function setRole(c: Context<AppEnv>, userId: string, role: Role | null) {
-  const res = await authClient(c).adminSetAppMetadata(userId, { role })
-  return res.ok
+/** What became of a change: made, refused as the role moved meanwhile, or not known. */
+export type RoleChange = 'done' | 'moved' | 'unavailable' | 'unknown'
+
+const builtIn = (c: Context<AppEnv>) => !authSettings(c.env, c.var.config.siteUrl).url
+
+/**
+ * A member's role set (or, with null, removed), decided on their role being `expected`. The
+ * built-in service changes it only if it still is (one statement); a hosted GoTrue's admin API
+ * has no such condition, so the change is made and read back.
+ */
+export async function changeRole(
+  c: Context<AppEnv>,
+  userId: string,
+  expected: Role,
+  next: Role | null,
+): Promise<RoleChange> {
+  try {
+    if (builtIn(c)) return (await setRoleIf(c.env.DB, userId, expected, next)) ? 'done' : 'moved'
+  } catch {
+    return 'unavailable'
+  }
+  const res = await authClient(c).adminSetAppMetadata(userId, { role: next })
+  if (res.ok) return 'done'
+  // a time-out may have been applied all the same: what the service has now says
+  const now = await roleNow(c, userId)
+  return !now ? 'unknown' : (now.role ?? null) === next ? 'done' : 'unavailable'
+}
+
+/**
+ * Ownership handed from the Owner to an Admin, who becomes the Owner; the Owner becomes an
+ * Admin. The built-in service does it in one transaction (auth-service/db.ts swapOwner). A
+ * hosted GoTrue: the Owner demoted, the Admin promoted, and on a failure the Owner restored,
+ * each step read back, so the team is never left without an Owner unless the service stops
+ * answering in the middle ('unknown', which the page says, with the way to mend it).
+ */
+export async function handOver(c: Context<AppEnv>, from: string, to: string): Promise<RoleChange> {
+  if (builtIn(c))
+    try {
+      return (await swapOwner(c.env.DB, from, to)) ? 'done' : 'moved'
+    } catch {
+      return 'unavailable'
+    }
+  const auth = authClient(c)
+  if (!(await auth.adminSetAppMetadata(from, { role: 'admin' })).ok) {
+    const me = await roleNow(c, from)
+    if (me?.role === 'owner') return 'unavailable'
+    if (!me) return 'unknown'
+  }
+  if ((await auth.adminSetAppMetadata(to, { role: 'owner' })).ok) return 'done'
+  const promoted = await roleNow(c, to)
+  if (promoted?.role === 'owner') return 'done'
+  if ((await auth.adminSetAppMetadata(from, { role: 'owner' })).ok) return 'unavailable'
+  return (await roleNow(c, from))?.role === 'owner' ? 'unavailable' : 'unknown'
 }

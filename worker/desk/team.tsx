@@ -20,7 +20,7 @@ import { createTranslator } from '../i18n/translator'
 import { insertedIds, mailRow, sendJobs, writerOf } from '../mail/enqueue'
 import { limitBody, sameSiteOnly } from '../middleware/form-guard'
 import { GRANTABLE, type GrantableRole, type Role } from '../roles'
-import { readTeam, roleNow, setRole } from './members'
+import { changeRole, handOver, readTeam, roleNow, type RoleChange } from './members'
 import { TEAM_DONE, TEAM_ERRORS, DeskTeamPage, type InviteForm, type TeamError } from './pages/team'
 import { deskTitle, staffOf } from './staff'
 
@@ -113,7 +113,7 @@ deskTeam.post('/invitations', sameSiteOnly(), limitBody(2048), async (c) => {
   const staff = staffOf(c)
   // an expired invitation to the address is renewed: one open invitation per address
   const write = open
-    ? renewInvitation(db, open.id, { tokenHash, role, language })
+    ? renewInvitation(db, open.id, { tokenHash, role, language }, staff)
     : insertInvitation(db, { tokenHash, email, role, language }, staff)
   const [written, , mail] = await db.batch([
     write,
@@ -137,16 +137,18 @@ const InvitationId = v.pipe(v.string(), v.regex(/^\d{1,12}$/), v.transform(Numbe
 
 deskTeam.post('/invitations/:id{[0-9]+}/resend', sameSiteOnly(), limitBody(1024), async (c) => {
   const db = c.env.DB
-  const invitation = await findInvitation(db, v.parse(InvitationId, c.req.param('id')))
+  const id = v.safeParse(InvitationId, c.req.param('id'))
+  const invitation = id.success ? await findInvitation(db, id.output) : null
   if (!invitation || invitation.accepted_at || invitation.revoked_at)
     return back(c, { error: 'invitation_closed' })
   const { token, tokenHash } = await newToken()
   const { role, email } = invitation
   const language = invitation.language as Lang
-  const [renewed, mail] = await db.batch([
-    renewInvitation(db, invitation.id, { tokenHash, role, language }),
-    await inviteMail(c, email, { token, role, language }),
-    audit(db, staffOf(c), 'team.invite_resend', `invite/${invitation.id}`, { email, role }),
+  // the history's row and the e-mail only if the invitation was still open to renew
+  const [renewed, , mail] = await db.batch([
+    renewInvitation(db, invitation.id, { tokenHash, role, language }, staffOf(c)),
+    audit(db, staffOf(c), 'team.invite_resend', `invite/${invitation.id}`, { email, role }, true),
+    await inviteMail(c, email, { token, role, language }, true),
   ])
   if (!renewed.results.length) return back(c, { error: 'invitation_closed' })
   c.executionCtx.waitUntil(sendJobs(c.env, insertedIds([mail], [0])))
@@ -155,7 +157,8 @@ deskTeam.post('/invitations/:id{[0-9]+}/resend', sameSiteOnly(), limitBody(1024)
 
 deskTeam.post('/invitations/:id{[0-9]+}/revoke', sameSiteOnly(), limitBody(1024), async (c) => {
   const db = c.env.DB
-  const invitation = await findInvitation(db, v.parse(InvitationId, c.req.param('id')))
+  const id = v.safeParse(InvitationId, c.req.param('id'))
+  const invitation = id.success ? await findInvitation(db, id.output) : null
   if (!invitation) return back(c, { error: 'invitation_closed' })
   const [revoked] = await db.batch([
     revokeInvitation(db, invitation.id),
@@ -203,7 +206,8 @@ deskTeam.post('/members/:id/role', sameSiteOnly(), limitBody(1024), async (c) =>
   if ('error' in target) return back(c, { error: target.error })
   const to = input.output.role
   if (to === target.role) return back(c, { done: 'role' })
-  if (!(await setRole(c, id.output, to))) return back(c, { error: 'unavailable' })
+  const changed = await changeRole(c, id.output, target.role, to)
+  if (changed !== 'done') return back(c, { error: changeError(changed) })
   await audit(c.env.DB, staffOf(c), 'team.role', `member/${id.output}`, {
     email: target.email,
     from: target.role,
@@ -219,7 +223,8 @@ deskTeam.post('/members/:id/remove', sameSiteOnly(), limitBody(1024), async (c) 
   if ('error' in target) return back(c, { error: target.error })
   // the account stays (a customer's, or theirs to delete); its role goes, and with it the desk
   // at its next request (guard.ts reads the role live), the work it did kept
-  if (!(await setRole(c, id.output, null))) return back(c, { error: 'unavailable' })
+  const changed = await changeRole(c, id.output, target.role, null)
+  if (changed !== 'done') return back(c, { error: changeError(changed) })
   const db = c.env.DB
   await db.batch([
     removeMember(db, id.output),
@@ -231,13 +236,17 @@ deskTeam.post('/members/:id/remove', sameSiteOnly(), limitBody(1024), async (c) 
   return back(c, { done: 'removed' })
 })
 
+/** What the page says of a change not made (or, with the service silent, not known). */
+const changeError = (result: Exclude<RoleChange, 'done'>): TeamError =>
+  result === 'moved'
+    ? 'changed_meanwhile'
+    : result === 'unknown'
+      ? 'handover_unknown'
+      : 'unavailable'
+
 const Handover = v.object({ user_id: MemberId })
 
-/**
- * The Owner hands ownership to an Admin and becomes one. The Owner is demoted first (the
- * database holds one Owner at most), then the Admin promoted; if that fails the Owner is made
- * Owner again, so the team is never left without one.
- */
+/** The Owner hands ownership to an Admin and becomes one (members.ts handOver). */
 deskTeam.post('/ownership', sameSiteOnly(), limitBody(1024), async (c) => {
   const input = v.safeParse(Handover, await formFields(c))
   if (!input.success) return back(c, { error: 'invalid_change' })
@@ -246,11 +255,8 @@ deskTeam.post('/ownership', sameSiteOnly(), limitBody(1024), async (c) => {
   if ('error' in target) return back(c, { error: target.error })
   if (target.role !== 'admin') return back(c, { error: 'owner_needs_admin' })
   const me = staffOf(c)
-  if (!(await setRole(c, me.id, 'admin'))) return back(c, { error: 'unavailable' })
-  if (!(await setRole(c, to, 'owner'))) {
-    await setRole(c, me.id, 'owner')
-    return back(c, { error: 'unavailable' })
-  }
+  const handed = await handOver(c, me.id, to)
+  if (handed !== 'done') return back(c, { error: changeError(handed) })
   await audit(c.env.DB, me, 'team.ownership', `member/${to}`, { email: target.email }).run()
   return back(c, { done: 'ownership' })
 })

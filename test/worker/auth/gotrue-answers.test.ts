@@ -45,8 +45,14 @@ describe('what the built-in service answers where GoTrue would', () => {
         body: { code: 404, error_code: 'not_found', msg: '404 page not found' },
       })
     }
-    // of the admin API the built-in service has only DELETE /admin/users/:id (admin.ts)
-    for (const path of ['/admin/users', '/admin/generate_link', '/invite'])
+    // of the admin API the built-in service has one user's read, update and deletion and the
+    // creation of one (admin.ts), each behind the service role as GoTrue's: without a bearer 401
+    expect((await raw('/admin/users', { method: 'POST', body: '{}' })).body).toEqual({
+      code: 401,
+      error_code: 'no_authorization',
+      msg: 'This endpoint requires a valid Bearer token',
+    })
+    for (const path of ['/admin/generate_link', '/invite'])
       expect((await raw(path, { method: 'POST', body: '{}' })).body).toEqual({
         code: 404,
         error_code: 'not_found',

@@ -2,6 +2,7 @@ import { env } from 'cloudflare:test'
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import de from '../../../locales/de.json'
 import en from '../../../locales/en.json'
+import { setRoleIf, swapOwner } from '../../../worker/auth-service/db'
 import { logExpiredInvitations } from '../../../worker/db/team'
 import { unique } from '../auth/helpers'
 import { lastMail } from '../inbox'
@@ -127,6 +128,11 @@ describe('the team page', { timeout: 180_000 }, () => {
     // in the language the invitation was written in
     expect(textOf(html)).toContain(de.desk_team.join.sign_up_title)
 
+    // a password the service's own rule refuses: said, and the link still works
+    const weak = await joinAsNew(token, 'short')
+    expect(weak.status).toBe(422)
+    expect(textOf(await weak.text())).toContain(en.auth.errors.weak_password)
+    expect(await roleOf(email)).toBeNull()
     const joined = await joinAsNew(token)
     expect(joined.status).toBe(303)
     expect(joined.headers.get('Location')).toBe('/account#mfa')
@@ -167,6 +173,11 @@ describe('the team page', { timeout: 180_000 }, () => {
     // the code step first (the tokens of the password alone never become the session)
     expect(res.headers.get('Location')).toBe('/auth?mode=mfa')
     expect(await roleOf(customer.email)).toBe('sales')
+    // the account's sessions from before the invitation ended: none of them inherits the role
+    const before = await get('/account', customer.cookie)
+    expect(before.status).toBe(303)
+    expect(before.headers.get('Location')).toContain('/auth')
+    expect((await get('/desk/bookings', customer.cookie)).status).toBe(404)
   })
 
   it('lets the invited address, signed in already with its code, join with one press and opens the desk', async () => {
@@ -246,6 +257,14 @@ describe('the team page', { timeout: 180_000 }, () => {
     await logExpiredInvitations(env.DB)
     const rows = (await history('team.invite_expire')).filter((r) => r.detail.includes(email))
     expect(rows).toHaveLength(1)
+    // (the queue's broker does not run on a moved clock: the rest on the real one, with the
+    // invitation's week over by its row)
+    vi.useRealTimers()
+    await env.DB.prepare(
+      "UPDATE desk_invitations SET expires_at = '2000-01-01T00:00:00.000Z' WHERE email = ?",
+    )
+      .bind(email)
+      .run()
     // inviting the address again renews the invitation: a new link, seven days from then
     const renewed = await invite(owner, email, 'sales', 'en', 2)
     expect((await get(renewed.path)).status).toBe(200)
@@ -365,6 +384,35 @@ describe('the team page', { timeout: 180_000 }, () => {
     )
     expect(back.headers.get('Location')).toBe('/desk/team?done=ownership')
     expect(await roleOf(owner.email)).toBe('owner')
+  })
+
+  it('hands ownership over in one transaction, or not at all; changes a role only from the role it was decided on', async () => {
+    const a = await person({ staff: 'admin', secondFactor: false })
+    const e = await person({ staff: 'editor', secondFactor: false })
+    const idOf = async (email: string) =>
+      (await env.DB.prepare('SELECT id FROM auth_users WHERE email = ?')
+        .bind(email)
+        .first<string>('id'))!
+    const [ownerId, adminId, editorId] = [
+      await idOf(owner.email),
+      await idOf(a.email),
+      await idOf(e.email),
+    ]
+    // to an Editor (an Admin demoted meanwhile): undone, the Owner still the Owner
+    expect(await swapOwner(env.DB, ownerId, editorId)).toBe(false)
+    expect(await roleOf(owner.email)).toBe('owner')
+    expect(await roleOf(e.email)).toBe('editor')
+    // from someone not the Owner: nothing
+    expect(await swapOwner(env.DB, adminId, editorId)).toBe(false)
+    expect(await roleOf(a.email)).toBe('admin')
+    // a change decided on a role that moved meanwhile: refused
+    expect(await setRoleIf(env.DB, editorId, 'admin', 'sales')).toBe(false)
+    expect(await roleOf(e.email)).toBe('editor')
+    expect(await setRoleIf(env.DB, editorId, 'editor', null)).toBe(true)
+    expect(await roleOf(e.email)).toBeNull()
+    // an invitation's number too long for the table: refused as closed, never a 500
+    const long = await post('/desk/team/invitations/99999999999999999999/resend', {}, owner.cookie)
+    expect(long.headers.get('Location')).toBe('/desk/team?error=invitation_closed')
   })
 
   it('writes a desk sign-in to the history once per session', async () => {

@@ -144,7 +144,13 @@ function Filters({
     { value: 'site', label: t('desk_history.site') },
     ...actors
       .filter((a) => a.id)
-      .map((a) => ({ value: a.id, label: actorName(a) ?? siteName(t, a.id) }))
+      // visitors who moved or cancelled their own booking: one entry for all of them, not the
+      // last one's address
+      .map((a) => ({
+        value: a.id,
+        label:
+          a.id === 'visitor' ? t('desk_history.visitors') : (actorName(a) ?? siteName(t, a.id)),
+      }))
       .sort((a, b) => a.label.localeCompare(b.label)),
   ]
   // a person or an action asked for by address that the lists lack, kept as chosen

@@ -21,6 +21,8 @@ export const TEAM_ERRORS = [
   'not_member',
   'owner_fixed',
   'owner_needs_admin',
+  'changed_meanwhile',
+  'handover_unknown',
   'unavailable',
 ] as const
 export type TeamError = (typeof TEAM_ERRORS)[number]
