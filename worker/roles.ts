@@ -32,6 +32,8 @@ export const PERMISSIONS = [
   'newsletters.send',
   'team.manage',
   'history.read',
+  /** Webhook endpoints, their secrets and the delivery log (desk/integrations.tsx). */
+  'integrations.manage',
   /** Hand ownership to an Admin. */
   'ownership.transfer',
 ] as const

@@ -36,6 +36,16 @@ export const ACTION_GROUPS = {
     'team.remove',
     'team.ownership',
   ],
+  integrations: [
+    'integration.create',
+    'integration.update',
+    'integration.toggle',
+    'integration.delete',
+    'integration.rotate',
+    'integration.test',
+    'integration.replay',
+    'integration.replay_failed',
+  ],
   sign_ins: ['desk.sign_in'],
   history: ['history.export'],
 } as const

@@ -48,6 +48,16 @@ export const DESK_ROUTES = {
   'POST /desk/team/members/:id/role': 'team.manage',
   'POST /desk/team/members/:id/remove': 'team.manage',
   'POST /desk/team/ownership': 'ownership.transfer',
+  'GET /desk/integrations': 'integrations.manage',
+  'POST /desk/integrations': 'integrations.manage',
+  'POST /desk/integrations/:id{[0-9]+}': 'integrations.manage',
+  'POST /desk/integrations/:id{[0-9]+}/toggle': 'integrations.manage',
+  'POST /desk/integrations/:id{[0-9]+}/delete': 'integrations.manage',
+  'POST /desk/integrations/:id{[0-9]+}/rotate': 'integrations.manage',
+  'POST /desk/integrations/:id{[0-9]+}/test': 'integrations.manage',
+  'GET /desk/integrations/log': 'integrations.manage',
+  'POST /desk/integrations/log/deliveries/:id{[0-9]+}/replay': 'integrations.manage',
+  'POST /desk/integrations/log/replay-failed': 'integrations.manage',
 } as const satisfies Record<string, Permission>
 
 /** The permission the route answering this request needs; undefined for one not in the table. */

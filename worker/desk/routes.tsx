@@ -9,6 +9,7 @@ import { DeskInboxPage, DeskLeadPage } from './pages/leads'
 import { deskBookings } from './bookings'
 import { deskContent } from './content'
 import { deskHistory } from './history'
+import { deskIntegrations } from './integrations'
 import { csvLine } from './csv'
 import { readCursor, readFilter, writeCursor } from './filter'
 import { staffOnly } from './guard'
@@ -45,6 +46,7 @@ desk.route('/newsletters', deskNewsletters)
 // /desk/history and /desk/history.csv
 desk.route('/', deskHistory)
 desk.route('/team', deskTeam)
+desk.route('/integrations', deskIntegrations)
 
 const PAGE_SIZE = 50
 /** Rows a CSV export holds at most (in pages of 500, each an index range per table). */

@@ -10,6 +10,11 @@ export const DESK_SECTIONS = [
   { href: '/desk/content', key: 'desk.nav.content', permission: 'content.draft' },
   { href: '/desk/newsletters', key: 'desk.nav.newsletters', permission: 'newsletters.send' },
   { href: '/desk/team', key: 'desk.nav.team', permission: 'team.manage' },
+  {
+    href: '/desk/integrations',
+    key: 'desk.nav.integrations',
+    permission: 'integrations.manage',
+  },
   { href: '/desk/history', key: 'desk.nav.history', permission: 'history.read' },
 ] as const satisfies readonly { href: string; key: string; permission: Permission }[]
 

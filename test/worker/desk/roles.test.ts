@@ -182,6 +182,7 @@ describe('the desk by role', { timeout: 180_000 }, () => {
         '/desk/content',
         '/desk/newsletters',
         '/desk/team',
+        '/desk/integrations',
         '/desk/history',
       ]
       const expected = {
