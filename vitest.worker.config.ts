@@ -31,6 +31,7 @@ const SERVICES = {
   web: 'TEST_MAIL_WEB_PORT',
   radicale: 'TEST_RADICALE_PORT',
   turnstile: 'TEST_TURNSTILE_PORT',
+  webhook: 'TEST_WEBHOOK_PORT',
 } as const
 type Ports = Record<keyof typeof SERVICES, number>
 
@@ -101,6 +102,10 @@ export async function workerProject(isolated: boolean) {
             TURNSTILE_SECRET_KEY: DUMMY_SECRET,
             // for the tests that read what it received (/__standin/verifications)
             TURNSTILE_STANDIN_URL: turnstileURL,
+            // webhooks may go to the tests' receiver (test/setup/webhook-receiver.ts), on
+            // http://127.0.0.1; the tests of production's rules set it empty
+            WEBHOOK_ALLOW_LOCAL: 'true',
+            WEBHOOK_RECEIVER_URL: `http://127.0.0.1:${ports.webhook}`,
           },
         },
       }),
@@ -127,7 +132,12 @@ export async function workerProject(isolated: boolean) {
       // the local services both projects use, started once (by this one)
       globalSetup: isolated
         ? []
-        : ['./test/setup/mail-catcher.ts', './test/setup/radicale.ts', './test/setup/turnstile.ts'],
+        : [
+            './test/setup/mail-catcher.ts',
+            './test/setup/radicale.ts',
+            './test/setup/turnstile.ts',
+            './test/setup/webhook-receiver.ts',
+          ],
       setupFiles: ['./test/setup/apply-migrations.ts'],
       // sanitize-html is CommonJS requiring CommonJS (launder, parse-srcset): bundled for
       // workerd. The others are bundled too, one file each instead of their many modules: every

@@ -9,6 +9,8 @@ import { consumeMail } from './mail/queue'
 import { CALENDAR_QUEUE, consumeCalendar, type CalendarJob } from './calendar/sync'
 import { consumeNewsletter, NEWSLETTER_QUEUE, type NewsletterJob } from './newsletter/send'
 import { consumeMedia, MEDIA_QUEUE, type MediaJob } from './content/media-sizes-job'
+import type { WebhookJob } from './webhooks/deliver'
+import { consumeWebhooks, WEBHOOK_QUEUE } from './webhooks/queue'
 import { onSchedule } from './scheduled'
 import { deployStatus, recordingRuns } from './deploy-status'
 import type { Translator } from './i18n/translator'
@@ -42,7 +44,7 @@ import { isDatabaseError } from './db/outage'
 import { answerFromMemory, keepAnswer } from './render/edge-memory'
 import { settleBody } from './settle-body'
 
-type QueueJob = MailJob | NewsletterJob | CalendarJob | MediaJob
+type QueueJob = MailJob | NewsletterJob | CalendarJob | MediaJob | WebhookJob
 
 const app = new Hono<AppEnv>()
 
@@ -152,7 +154,8 @@ export default {
   },
   /**
    * E-mail delivery (worker/mail/queue.ts); newsletters' sending steps (newsletter/send.ts);
-   * calendar writes (calendar/sync.ts); pictures' sizes (content/media-sizes-job.ts).
+   * calendar writes (calendar/sync.ts); pictures' sizes (content/media-sizes-job.ts);
+   * webhook deliveries (webhooks/queue.ts).
    */
   async queue(batch: MessageBatch<QueueJob>, env: Bindings) {
     if (batch.queue.startsWith(NEWSLETTER_QUEUE))
@@ -161,6 +164,8 @@ export default {
       return consumeCalendar(batch as MessageBatch<CalendarJob>, env)
     if (batch.queue.startsWith(MEDIA_QUEUE))
       return consumeMedia(batch as MessageBatch<MediaJob>, env)
+    if (batch.queue.startsWith(WEBHOOK_QUEUE))
+      return consumeWebhooks(batch as MessageBatch<WebhookJob>, env)
     return consumeMail(batch as MessageBatch<MailJob>, env)
   },
   /** Stale e-mails back on the queue, newsletters; daily: the agency's digest, clean-up. */

@@ -7,11 +7,14 @@ import { publishDue } from './db/content'
 import { limitOf } from './auth-service/settings'
 import { purgePendingSubscriptions } from './db/personal-data'
 import type { Bindings } from './bindings'
+import { siteConfig } from './config'
 import { requeueStale, sendDigest } from './mail/queue'
 import { startDueIssues } from './newsletter/send'
 import { sendReminders } from './services/reminders'
 import { syncCalendar } from './calendar/sync'
 import { queueLostSizes } from './content/media-sizes-job'
+import { contentPublished, deliveriesOf } from './webhooks/events'
+import { purgeOldWebhooks, queueRows, requeueOverdue } from './webhooks/queue'
 
 /**
  * Daily (README: "Retention"), as the privacy policy states: sign-ups never confirmed, 30 days
@@ -52,14 +55,27 @@ export async function onSchedule(controller: ScheduledController, env: Bindings)
   if (controller.cron === '0 7 * * *')
     return runSteps({
       retention: async () => console.log('retention', await purgeRetained(env)),
+      // the webhooks' delivery log: attempts, finished deliveries and their events, 30 days
+      'webhook log': async () => console.log('webhook log', await purgeOldWebhooks(env)),
       digest: () => sendDigest(env),
     })
   return runSteps({
     // scheduled content whose time has come goes live, its pages rendered anew
     'scheduled content': async () => {
-      const published = await publishDue(env.DB)
+      const { siteUrl } = siteConfig(env)
+      const published = await publishDue(env.DB, undefined, (item) =>
+        contentPublished(env, siteUrl, item),
+      )
       if (!published.length) return
-      console.log('published', published)
+      console.log(
+        'published',
+        published.map(({ kind, slug }) => ({ kind, slug })),
+      )
+      // their content.published webhooks
+      await queueRows(
+        env,
+        published.flatMap((p) => deliveriesOf(p.also)),
+      )
       await currentGenerations(env.DB, { afterChange: true })
     },
     // the published content outside D1: any kind whose snapshot is missing or behind
@@ -71,6 +87,9 @@ export async function onSchedule(controller: ScheduledController, env: Bindings)
     'calendar sync': () => syncCalendar(env),
     // e-mails left queued or stuck sending, back on the queue
     'mail requeue': () => requeueStale(env),
+    // webhook attempts overdue (a lost queue message, a Worker gone mid-attempt), as of the
+    // trigger's time
+    'webhook requeue': () => requeueOverdue(env, controller.scheduledTime),
     // pictures whose sizes' job was lost
     'picture sizes': () => queueLostSizes(env),
     // team invitations past their seven days, in the desk's history (as of the trigger's time)

@@ -11,6 +11,8 @@ declare global {
       TEST_RADICALE_URL: string
       /** The tests' Turnstile stand-in's base URL, for its /__standin/verifications. */
       TURNSTILE_STANDIN_URL: string
+      /** The tests' webhook receiver (test/setup/webhook-receiver.ts). */
+      WEBHOOK_RECEIVER_URL: string
     }
   }
 }

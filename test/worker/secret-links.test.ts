@@ -97,6 +97,11 @@ const SAMPLES: Record<string, unknown> = {
     language: 'en',
   },
   agency_digest: { since: '2000-01-01T00:00:00.000Z', until: '2100-01-01T00:00:00.000Z' },
+  webhook_disabled: {
+    url: 'https://hooks.example.com/leads',
+    description: '',
+    since: '2026-01-01T09:00:00.000Z',
+  },
   // as the auth service sends them: with the links it makes (authServiceLinks)
   auth_recovery: { link: `${SITE}/auth/reset?token=${AUTH_TOKEN}&lang=en` },
   auth_magic_link: {

@@ -346,9 +346,14 @@ export async function saveItem(
     live: boolean
     /** More for the audit line (a review's note). */
     detail?: Record<string, unknown>
+    /**
+     * Statements for the same batch, after the save's (a webhook event: `(SELECT id FROM
+     * content_items WHERE kind = ? AND slug = ?)` reads the item's id); their results return.
+     */
+    also?: D1PreparedStatement[]
   },
   now = new Date().toISOString(),
-): Promise<{ id: number; version: number }> {
+): Promise<{ id: number; version: number; also: D1Result[] }> {
   const isNew = next.id === 0
   const version = isNew ? 1 : next.version + 1
   const statements: D1PreparedStatement[] = []
@@ -440,26 +445,38 @@ export async function saveItem(
     }),
   )
   if (changed.live) statements.push(bumpGeneration(db, next.kind, now))
+  const also = changed.also ?? []
+  statements.push(...also)
   statements.push(db.prepare(`SELECT ${id} AS id`).bind(...idArgs))
   const results = await db.batch<{ id: number }>(statements)
-  return { id: results.at(-1)!.results[0].id, version }
+  return {
+    id: results.at(-1)!.results[0].id,
+    version,
+    also: results.slice(results.length - 1 - also.length, -1),
+  }
 }
 
 /**
  * Scheduled items whose time has come go live (the cron, worker/scheduled.ts): each one's
  * status, a revision and an audit line, and the generations of the kinds that changed.
+ * `also`: statements for each one's batch (its content.published webhook), their results
+ * returned with it.
  */
-export async function publishDue(db: D1Database, now = new Date().toISOString()) {
+export async function publishDue(
+  db: D1Database,
+  now = new Date().toISOString(),
+  also?: (item: { id: number; kind: ContentKind; slug: string }) => D1PreparedStatement[],
+) {
   const { results } = await db
     .prepare(`SELECT id, kind FROM content_items WHERE status = 'scheduled' AND publish_at <= ?`)
     .bind(now)
     .all<{ id: number; kind: ContentKind }>()
-  const published: { kind: ContentKind; slug: string }[] = []
+  const published: { kind: ContentKind; slug: string; also: D1Result[] }[] = []
   for (const { id, kind } of results) {
     const current = await findItem(db, kind, id)
     if (!current || current.status !== 'scheduled') continue
     try {
-      await saveItem(
+      const saved = await saveItem(
         db,
         { id: 'schedule', email: 'schedule' },
         {
@@ -467,10 +484,15 @@ export async function publishDue(db: D1Database, now = new Date().toISOString())
           status: 'published',
           published_at: current.published_at ?? current.publish_at,
         },
-        { texts: [], action: 'publish', live: true },
+        {
+          texts: [],
+          action: 'publish',
+          live: true,
+          also: also?.({ id, kind, slug: current.slug }),
+        },
         now,
       )
-      published.push({ kind, slug: current.slug })
+      published.push({ kind, slug: current.slug, also: saved.also })
     } catch (err) {
       // someone saved it meanwhile: the next run looks again
       if (!isStaleSave(err)) throw err

@@ -41,6 +41,7 @@ import { lockedInReview, mayEdit, mayList, REVIEW_NOTE_MAX } from './content-acc
 import { deskTitle, staffOf } from './staff'
 import { ContentEditorPage, ContentListPage, type EditorState } from './pages/content'
 import { ContentSnapshotPage } from './pages/content-snapshot'
+import { contentPublishedEvent, dispatch, eventOf } from '../webhooks/events'
 
 /**
  * /desk/content: the agency's articles, cases, testimonials, plans and questions. One form per
@@ -449,7 +450,13 @@ async function saveFromForm(c: Context<AppEnv>) {
       // (its audit line: content.review_submit)
       action: action.output === 'review' ? 'review_submit' : action.output,
       live,
+      // going live: its content.published webhook, in the same batch
+      also:
+        status === 'published' && current.status !== 'published'
+          ? eventOf(c, contentPublishedEvent(next))
+          : [],
     })
+    dispatch(c, saved.also.at(-1))
     // this isolate keys its pages by the new generation at once; the snapshot follows
     if (live) await afterLiveChange(c, kind)
     return c.redirect(`/desk/content/${kind}/${saved.id}?tab=${lang}&done=${action.output}`, 303)

@@ -25,6 +25,7 @@ import type { AppEnv } from '../env'
 import { createTranslator } from '../i18n/translator'
 import { enqueue, insertedIds, mailGoes, mailRow, writerOf, type MailWriter } from '../mail/enqueue'
 import type { ChangedCall } from '../mail/templates/booking'
+import { dispatch, eventOf, type NewEvent } from '../webhooks/events'
 
 /**
  * Free slots from now, UTC ISO strings, oldest first, and what they were made from. The
@@ -87,10 +88,19 @@ export async function book(
       { onlyIfInserted: true },
     ),
     await mailRow(writer, 'booking_confirmation', b.email, call, { onlyIfInserted: true }),
+    // its booking.created webhook (the booking is there only if this batch added it)
+    ...eventOf(
+      c,
+      bookingEvent('booking.created', b, {
+        sql: '(SELECT id FROM bookings WHERE token = ?)',
+        args: [token],
+      }),
+    ),
   ])
   const inserted = results[0].results as { id: number }[]
   if (!inserted.length) return { taken: true as const }
   enqueue(c, insertedIds(results, [1, 2]))
+  dispatch(c, results[4])
   c.executionCtx.waitUntil(syncSoon(c.env))
   return {
     booking: { ...b, id: inserted[0].id, token, sequence: 0 } satisfies Booking,
@@ -184,8 +194,15 @@ export async function cancelBooking(
     ...calendarDeletion(c, booking),
     // its .ics link serves the cancel from now on
     keepCancellation(db, booking.id, invitation),
+    // its booking.cancelled webhook: only if the cancel was kept just now (this request's)
+    ...eventOf(c, {
+      ...bookingEvent('booking.cancelled', booking, booking.id),
+      when: { sql: 'changes() > 0', args: [] },
+      data: { ...bookingData(booking), by: byVisitor ? 'visitor' : 'agency' },
+    }),
   ])
   enqueue(c, insertedIds(results, byVisitor ? [1, 2] : [1]))
+  dispatch(c, results.at(-1))
   c.executionCtx.waitUntil(syncSoon(c.env))
   return results[0].results.length > 0
 }
@@ -254,10 +271,44 @@ export async function moveBooking(
       ...{ name, email, slotStart: from, movedTo: to },
       invitation: { ...invitationOf(booking), ...call },
     })),
+    // its booking.moved webhook: the statement before it wrote only if the booking moved
+    ...eventOf(c, {
+      ...bookingEvent('booking.moved', { ...booking, slotStart: to, slotEnd: toEnd }, booking.id),
+      when: { sql: 'changes() > 0', args: [] },
+      data: {
+        ...bookingData({ ...booking, slotStart: to, slotEnd: toEnd }),
+        previous_start: from,
+        by: byVisitor ? 'visitor' : 'agency',
+      },
+    }),
   ])
   enqueue(c, insertedIds(results, byVisitor ? [1, 3] : [1]))
+  dispatch(c, results.at(-1))
   c.executionCtx.waitUntil(syncSoon(c.env))
   return results[0].results.length > 0
+}
+
+/** What a booking's webhooks carry: every endpoint gets `data`, only those that ask `personal`. */
+const bookingData = (b: Pick<Booking, 'slotStart' | 'slotEnd' | 'timeZone' | 'language'>) => ({
+  language: b.language,
+  page: '/book',
+  slot_start: b.slotStart,
+  slot_end: b.slotEnd,
+  time_zone: b.timeZone,
+})
+
+function bookingEvent(
+  type: 'booking.created' | 'booking.moved' | 'booking.cancelled',
+  b: Pick<Booking, 'slotStart' | 'slotEnd' | 'timeZone' | 'language' | 'name' | 'email' | 'notes'>,
+  item: NewEvent['item'],
+): NewEvent {
+  return {
+    type,
+    item,
+    deskPath: '/desk/bookings',
+    data: bookingData(b),
+    personal: { name: b.name, email: b.email, notes: b.notes || null },
+  }
 }
 
 /** The booking behind a manage link, or why there is none (expired link, booking gone). */

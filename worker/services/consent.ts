@@ -7,6 +7,7 @@ import type { AppEnv } from '../env'
 import { emailHash, sha256Hex } from '../hash'
 import { createTranslator } from '../i18n/translator'
 import { insertedIds, mailRow, sendJobs } from '../mail/enqueue'
+import { dispatch, eventOf } from '../webhooks/events'
 
 /** What following a confirmation link did. */
 export type Confirmation = 'confirmed' | 'used' | 'expired' | 'invalid'
@@ -25,6 +26,7 @@ export async function confirmSubscription(
   const db = c.env.DB
   const ipHash = await sha256Hex(c.req.header('CF-Connecting-IP') ?? 'unknown')
   const row = await confirmSubscriber(db, link.claims.n, ipHash).first<{
+    id: number
     email: string
     name: string | null
     language: string
@@ -35,6 +37,13 @@ export async function confirmSubscription(
   const statements = [
     liftSuppression(db, await emailHash(row.email)),
     await mailRow(writer, 'welcome', row.email, { name: row.name ?? '' }),
+    ...eventOf(c, {
+      type: 'subscriber.confirmed',
+      item: row.id,
+      deskPath: '/desk/leads/subscriber/:id',
+      data: { language: row.language },
+      personal: { name: row.name, email: row.email },
+    }),
   ]
   // the subscription stands even if the welcome cannot be written; it is a courtesy
   const results = await db.batch(statements).catch((err: unknown) => {
@@ -42,6 +51,7 @@ export async function confirmSubscription(
     return null
   })
   if (results) c.executionCtx.waitUntil(sendJobs(c.env, insertedIds(results, [1])))
+  dispatch(c, results?.[3])
   return 'confirmed'
 }
 
@@ -60,9 +70,30 @@ export async function unsubscribe(
   const link = await openLink(c.env, token, 'unsubscribe')
   if (!link.ok) return link.reason
   const db = c.env.DB
-  await db.batch([
-    unsubscribeAddress(db, link.claims.e),
-    suppression(db, await emailHash(link.claims.e), 'unsubscribe'),
+  const email = link.claims.e
+  const before = await db
+    .prepare('SELECT language FROM subscribers WHERE email = ?')
+    .bind(email)
+    .first<{ language: string }>()
+  // its subscriber.unsubscribed webhook, written only if it was still subscribed
+  const event = before
+    ? eventOf(c, {
+        type: 'subscriber.unsubscribed',
+        item: { sql: '(SELECT id FROM subscribers WHERE email = ?)', args: [email] },
+        when: {
+          sql: "EXISTS (SELECT 1 FROM subscribers WHERE email = ? AND status != 'unsubscribed')",
+          args: [email],
+        },
+        deskPath: '/desk/leads/subscriber/:id',
+        data: { language: before.language },
+        personal: { email },
+      })
+    : []
+  const results = await db.batch([
+    ...event,
+    unsubscribeAddress(db, email),
+    suppression(db, await emailHash(email), 'unsubscribe'),
   ])
+  if (event.length) dispatch(c, results[1])
   return 'unsubscribed'
 }

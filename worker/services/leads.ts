@@ -10,6 +10,7 @@ import {
 import { signUp, statusOf, type NewSubscriber, type SubscriberStatus } from '../db/subscribers'
 import type { AppEnv } from '../env'
 import { enqueue, insertedIds, mailGoes, mailRow, writerOf } from '../mail/enqueue'
+import { dispatch, emit, eventOf } from '../webhooks/events'
 
 /**
  * Storing a lead and writing the e-mail that confirms it are one D1 batch (one transaction):
@@ -58,6 +59,17 @@ export async function subscribe(c: Context<AppEnv>, s: NewSubscriber, checked: b
   ]
   const results = await db.batch(statements)
   if (checked) enqueue(c, insertedIds(results, [2]))
+  // a new lead: an address not on the list before (or unsubscribed, or kept from a post without
+  // the challenge, which was never announced); posts without the challenge are not announced
+  const added = results[1].results[0] as { id: number } | undefined
+  if (checked && added && !wasListed(results[0]))
+    await emit(c, {
+      type: 'lead.created',
+      item: added.id,
+      deskPath: '/desk/leads/subscriber/:id',
+      data: { kind: 'subscriber', language: s.language, form: s.form, source: s.source },
+      personal: { name: s.name, email: s.email },
+    })
   return { alreadySubscribed: wasListed(results[0]), mailed: checked && mailGoes(results, 2) }
 }
 
@@ -100,6 +112,15 @@ export async function requestGuide(c: Context<AppEnv>, r: NewGuideRequest, check
   ])
   enqueue(c, insertedIds(results, [5]))
   const repeat = results[4].results.length === 0
+  // the request completed with the challenge (a repeat is none)
+  if (!repeat)
+    await emit(c, {
+      type: 'lead.created',
+      item: (results[4].results[0] as { id: number }).id,
+      deskPath: '/desk/leads/guide/:id',
+      data: { kind: 'guide', language: r.language, guide: r.guide, page: `/guides/${r.guide}` },
+      personal: { name: r.name, email: r.email },
+    })
   const before = (results[2].results[0] as { status?: string } | undefined)?.status
   return {
     alreadySubscribed: wasListed(results[0]),
@@ -122,6 +143,21 @@ export async function sendContactMessage(c: Context<AppEnv>, m: ContactMessage) 
       message: m.message,
       language: m.language,
     }),
+    // its lead.created webhook (the message just added is the address's newest)
+    ...eventOf(c, {
+      type: 'lead.created',
+      item: { sql: '(SELECT max(id) FROM contact_messages WHERE email = ?)', args: [m.email] },
+      deskPath: '/desk/leads/contact/:id',
+      data: {
+        kind: 'contact',
+        language: m.language,
+        page: '/contact',
+        service: m.service,
+        budget: m.budget || null,
+      },
+      personal: { name: m.name, email: m.email, company: m.company || null, message: m.message },
+    }),
   ])
   enqueue(c, insertedIds(results, [1]))
+  dispatch(c, results[3])
 }

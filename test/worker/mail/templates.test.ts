@@ -77,6 +77,11 @@ const SAMPLES: Record<MailKind, unknown> = {
     link: 'https://example.com/auth/confirm?token_hash=jkl&type=email_change',
   },
   team_invite: { token: 'a'.repeat(64), role: 'editor', inviter: 'owner@example.org' },
+  webhook_disabled: {
+    url: 'https://hooks.example.com/leads',
+    description: 'CRM',
+    since: '2026-01-01T09:00:00.000Z',
+  },
 }
 
 const row = (kind: MailKind, language: Lang, data = SAMPLES[kind]): OutboxRow => ({

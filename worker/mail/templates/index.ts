@@ -20,6 +20,7 @@ import type { MailTemplate } from './context'
 import { agencyDigest } from './digest'
 import { teamInvite } from './team'
 import { guide } from './guide'
+import { webhookDisabled } from './webhook'
 import { welcome } from './welcome'
 
 /** Every kind of e-mail the site sends, by the name the outbox stores. */
@@ -45,6 +46,7 @@ export const TEMPLATES = {
   auth_email_change: authEmailChange,
   auth_email_change_current: authEmailChangeCurrent,
   team_invite: teamInvite,
+  webhook_disabled: webhookDisabled,
 } satisfies Record<string, MailTemplate<never>>
 
 export type MailKind = keyof typeof TEMPLATES
