@@ -2,7 +2,13 @@ import { env } from 'cloudflare:test'
 import { expect } from 'vitest'
 import { newSecret } from '../../../worker/webhooks/sign'
 import { sendTestEvent } from '../../../worker/webhooks/queue'
-import type { Received } from '../../setup/webhook-receiver'
+
+/** A request the tests' receiver recorded (test/setup/webhook-receiver.ts). */
+export interface Received {
+  path: string
+  headers: Record<string, string | string[] | undefined>
+  body: string
+}
 
 /** An execution context that drops what it is given: a queue message lost with its Worker. */
 export const lostMessages = { waitUntil: () => {} }
