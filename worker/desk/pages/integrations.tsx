@@ -267,7 +267,7 @@ function AttemptStatus({ status, error }: { status: number | null; error: string
           {error && (
             <>
               {' '}
-              <code dir="ltr" className="break-all font-normal">
+              <code dir="ltr" className="break-words font-normal">
                 {`(${error})`}
               </code>
             </>
@@ -637,7 +637,7 @@ function LogTable({ rows }: { rows: AttemptRow[] }) {
                 >
                   <button
                     type="submit"
-                    className="btn-ghost px-3 py-1 text-xs"
+                    className="btn-ghost whitespace-nowrap px-3 py-1 text-xs"
                     aria-label={t('desk_integrations.log.replay_label', {
                       event: eventName(t, r.event_type),
                       when: formatDateTime(lang, r.at, config.timeZone),
