@@ -20,6 +20,15 @@ import type { AppEnv } from '../env'
 import { zonedFieldValue } from '../i18n/format'
 import { limitBody, sameSiteOnly } from '../middleware/form-guard'
 import {
+  EVENT_TYPES,
+  isAllowedUrl,
+  newSecret,
+  replayDelivery,
+  replayFailedSince,
+  rotateSecret,
+  sendTestEvent,
+} from '../webhooks'
+import {
   DeskIntegrationsLogPage,
   DeskIntegrationsPage,
   INTEGRATION_DONE,
@@ -34,15 +43,6 @@ import {
   type ShownSecret,
 } from './pages/integrations'
 import { deskTitle, staffOf } from './staff'
-import {
-  EVENT_TYPES,
-  isAllowedUrl,
-  newSecret,
-  replayDelivery,
-  replayFailedSince,
-  rotateSecret,
-  sendTestEvent,
-} from './webhook-engine'
 
 /**
  * /desk/integrations (Owner and Admins: integrations.manage, route-permissions.ts): the agency's
@@ -257,13 +257,19 @@ deskIntegrations.post('/:id{[0-9]+}/test', sameSiteOnly(), limitBody(1024), asyn
   if (!endpoint || id === null) return back(c, { error: 'not_found' })
   // an endpoint that is off gets nothing, a test neither: said, rather than a test never sent
   if (!endpoint.enabled) return back(c, { error: 'test_off' })
+  let delivery: number | null
   try {
-    await sendTestEvent(c.env, c.executionCtx, id)
+    delivery = await sendTestEvent(c.env, c.executionCtx, id)
   } catch (err) {
     console.error('desk: test event not queued', err)
     return back(c, { error: 'unavailable' })
   }
-  await audit(db, staffOf(c), 'integration.test', `integration/${id}`, { url: endpoint.url }).run()
+  // (removed meanwhile)
+  if (delivery === null) return back(c, { error: 'not_found' })
+  await audit(db, staffOf(c), 'integration.test', `integration/${id}`, {
+    url: endpoint.url,
+    delivery,
+  }).run()
   return back(c, { done: 'test_sent' })
 })
 
@@ -341,12 +347,15 @@ deskIntegrations.post(
     const db = c.env.DB
     const delivery = id.success ? await findDelivery(db, id.output) : null
     if (!delivery) return backToLog(c, { error: 'not_found' })
+    let replayed: boolean
     try {
-      await replayDelivery(c.env, c.executionCtx, delivery.id)
+      replayed = await replayDelivery(c.env, c.executionCtx, delivery.id)
     } catch (err) {
       console.error('desk: replay not queued', err)
       return backToLog(c, { error: 'unavailable' })
     }
+    // (its endpoint removed meanwhile, and the delivery with it)
+    if (!replayed) return backToLog(c, { error: 'not_found' })
     await audit(db, staffOf(c), 'integration.replay', `integration/${delivery.endpoint_id}`, {
       delivery: delivery.id,
       type: delivery.event_type,
