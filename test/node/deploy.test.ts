@@ -188,6 +188,7 @@ describe('npm run deploy: a first deploy and a second with nothing changed', () 
       'queues info growth-agency-newsletters',
       'queues info growth-agency-calendar',
       'queues info growth-agency-media',
+      'queues info growth-agency-webhooks',
       'queues info growth-agency-mail-dlq',
       'r2 bucket info growth-agency-media --json',
     ])
@@ -197,6 +198,7 @@ describe('npm run deploy: a first deploy and a second with nothing changed', () 
       'queues create growth-agency-newsletters',
       'queues create growth-agency-calendar',
       'queues create growth-agency-media',
+      'queues create growth-agency-webhooks',
       'queues create growth-agency-mail-dlq',
       'r2 bucket create growth-agency-media',
       'd1 migrations apply DB',
@@ -438,6 +440,7 @@ describe('npm run deploy finds resources by name, whatever the pages', () => {
       'queues create growth-agency-newsletters',
       'queues create growth-agency-calendar',
       'queues create growth-agency-media',
+      'queues create growth-agency-webhooks',
       'queues create growth-agency-mail-dlq',
     ])
   })
