@@ -322,6 +322,12 @@ describe('the endpoints', { timeout: 60_000 }, () => {
     expect(res.headers.get('Location')).toBe('/desk/integrations?done=deleted')
     expect(await endpointByUrl(url)).toBeNull()
     expect((await auditOf('integration.delete', `integration/${id}`))!.detail).toContain(url)
+    // the history names the action and the endpoint
+    const history = unescape(
+      await (await get('/desk/history?action=integrations', admin.cookie)).text(),
+    )
+    expect(history).toContain(en.desk_history.actions.integration.delete)
+    expect(history).toContain(url)
     const twice = await post(`/desk/integrations/${id}/delete`, {}, admin.cookie)
     expect(twice.headers.get('Location')).toBe('/desk/integrations?error=not_found')
   })

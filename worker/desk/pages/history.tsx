@@ -99,6 +99,15 @@ function detailOf(
   const parts: ReactNode[] = []
   if (typeof d.email === 'string') parts.push(<Email key="email" address={d.email} />)
   if (typeof d.role === 'string') parts.push(roleName(t, d.role))
+  // a webhook endpoint's address (integration.*), and whether it was turned on or off
+  if (typeof d.url === 'string')
+    parts.push(
+      <bdi key="url" dir="ltr" className="break-all">
+        {d.url}
+      </bdi>,
+    )
+  if (typeof d.enabled === 'boolean')
+    parts.push(t(d.enabled ? 'desk_integrations.state.on' : 'desk_integrations.state.off'))
   if (typeof d.from === 'string' && typeof d.to === 'string')
     parts.push(
       isInstant(d.from) ? (
@@ -110,6 +119,7 @@ function detailOf(
   else if (isInstant(d.to)) parts.push(when(d.to))
   if (isInstant(d.slot)) parts.push(when(d.slot))
   if (isInstant(d.at)) parts.push(when(d.at))
+  if (isInstant(d.since)) parts.push(when(d.since))
   if (typeof d.lang === 'string' && isLang(d.lang)) parts.push(languageName(lang, d.lang))
   if (Array.isArray(d.languages) && d.languages.length)
     parts.push(d.languages.map((l) => String(l).toUpperCase()).join(', '))
