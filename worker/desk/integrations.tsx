@@ -1,6 +1,8 @@
 import { fromZonedTime } from 'date-fns-tz'
 import { Hono, type Context } from 'hono'
+import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
 import * as v from 'valibot'
+import { httpOnlyCookie, isHttps } from '../cookies'
 import { formFields } from '../api/forms'
 import { audit } from '../db/desk'
 import {
@@ -73,7 +75,7 @@ async function integrationsPage(
     errors?: FieldErrors
     error?: IntegrationError
     secret?: ShownSecret
-    status?: 200 | 201 | 404 | 409 | 422 | 503
+    status?: 200 | 404 | 409 | 422 | 503
   } = {},
 ) {
   const endpoints = await listEndpoints(c.env.DB)
@@ -96,7 +98,41 @@ async function integrationsPage(
   )
 }
 
-deskIntegrations.get('/', (c) => integrationsPage(c))
+/**
+ * A new secret waits for the page after the post (POST, then a redirect, then GET: a reload never
+ * posts the form again, nor makes a second endpoint) in a cookie of its own, HttpOnly, for this
+ * page only and five minutes at most, read once and deleted: shown once, never in an address.
+ */
+const SECRET_COOKIE = 'desk-new-secret'
+const SECRET_PATH = '/desk/integrations'
+
+const showSecretNext = (c: Context<AppEnv>, secret: ShownSecret) => {
+  setCookie(c, SECRET_COOKIE, JSON.stringify(secret), httpOnlyCookie(c, SECRET_PATH, 300))
+  return c.redirect(SECRET_PATH, 303)
+}
+
+const ShownSecretCookie = v.object({
+  url: v.string(),
+  secret: v.pipe(v.string(), v.startsWith('whsec_')),
+  rotated: v.boolean(),
+})
+
+function takeSecret(c: Context<AppEnv>): ShownSecret | undefined {
+  const raw = getCookie(c, SECRET_COOKIE)
+  if (raw === undefined) return undefined
+  deleteCookie(c, SECRET_COOKIE, { path: SECRET_PATH, secure: isHttps(c) })
+  try {
+    const parsed = v.safeParse(ShownSecretCookie, JSON.parse(raw))
+    return parsed.success ? parsed.output : undefined
+  } catch {
+    return undefined
+  }
+}
+
+deskIntegrations.get('/', (c) => {
+  const secret = takeSecret(c)
+  return integrationsPage(c, secret ? { secret } : {})
+})
 
 const back = (c: Context<AppEnv>, outcome: { done: string } | { error: IntegrationError }) =>
   c.redirect(`/desk/integrations?${new URLSearchParams(outcome)}`, 303)
@@ -164,11 +200,8 @@ deskIntegrations.post('/', sameSiteOnly(), limitBody(8192), async (c) => {
       )
       .bind(staff.id, staff.email, JSON.stringify(summary(fields)), secret),
   ])
-  // shown in this answer only: never in an address or a redirect, never again afterwards
-  return integrationsPage(c, {
-    secret: { url: fields.url, secret, rotated: false },
-    status: 201,
-  })
+  // shown on the next page only: never in an address, never again afterwards
+  return showSecretNext(c, { url: fields.url, secret, rotated: false })
 })
 
 /** What the history keeps of an endpoint's settings (never its secret). */
@@ -246,8 +279,8 @@ deskIntegrations.post('/:id{[0-9]+}/rotate', sameSiteOnly(), limitBody(1024), as
   await audit(db, staffOf(c), 'integration.rotate', `integration/${id}`, {
     url: endpoint.url,
   }).run()
-  // the new secret in this answer only, as when the endpoint was made
-  return integrationsPage(c, { secret: { url: endpoint.url, secret, rotated: true } })
+  // the new secret on the next page only, as when the endpoint was made
+  return showSecretNext(c, { url: endpoint.url, secret, rotated: true })
 })
 
 deskIntegrations.post('/:id{[0-9]+}/test', sameSiteOnly(), limitBody(1024), async (c) => {

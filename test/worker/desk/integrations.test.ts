@@ -79,7 +79,23 @@ beforeAll(async () => {
 }, 60_000)
 
 describe('the endpoints', { timeout: 60_000 }, () => {
-  it('adds an https endpoint and shows its secret once: in the answer to the post, never after', async () => {
+  /**
+   * The page after a post that made a secret: its cookie (HttpOnly, this page's, read once) sent
+   * back as a browser does; the secret never in the address. The page's HTML.
+   */
+  async function shownAfter(res: Response) {
+    const kept = res.headers.getSetCookie().find((c) => c.startsWith('desk-new-secret='))!
+    expect(kept).toMatch(/HttpOnly/i)
+    expect(kept).toMatch(/Path=\/desk\/integrations/)
+    expect(res.headers.get('Location')).not.toMatch(/whsec_/)
+    const page = await get('/desk/integrations', `${admin.cookie}; ${kept.split(';')[0]}`)
+    expect(page.headers.get('Cache-Control')).toBe('no-store')
+    // the cookie goes with this page
+    expect(page.headers.getSetCookie().some((c) => /^desk-new-secret=;/.test(c))).toBe(true)
+    return unescape(await page.text())
+  }
+
+  it('adds an https endpoint and shows its secret once: on the page after the post, never after', async () => {
     const url = freshUrl()
     const res = await production.postForm(
       '/desk/integrations',
@@ -92,10 +108,10 @@ describe('the endpoints', { timeout: 60_000 }, () => {
       }),
       { Cookie: admin.cookie },
     )
-    expect(res.status).toBe(201)
-    expect(res.headers.get('Location')).toBeNull()
-    expect(res.headers.get('Cache-Control')).toBe('no-store')
-    const html = unescape(await res.text())
+    // posted, then the page: a reload of it never posts the form again
+    expect(res.status).toBe(303)
+    expect(res.headers.get('Location')).toBe('/desk/integrations')
+    const html = await shownAfter(res)
     const stored = (await endpointByUrl(url))!
     expect(stored).toMatchObject({
       events: '["lead.created","booking.created"]',
@@ -126,7 +142,7 @@ describe('the endpoints', { timeout: 60_000 }, () => {
     const res = await local.postForm('/desk/integrations', endpointForm({ url }), {
       Cookie: admin.cookie,
     })
-    expect(res.status).toBe(201)
+    expect(res.status).toBe(303)
     expect(await endpointByUrl(url)).not.toBeNull()
     const refused = await production.postForm(
       '/desk/integrations',
@@ -267,14 +283,14 @@ describe('the endpoints', { timeout: 60_000 }, () => {
     })
     const before = (await endpointByUrl(url))!
     const res = await post(`/desk/integrations/${before.id}/rotate`, {}, admin.cookie)
-    expect(res.status).toBe(200)
+    expect(res.status).toBe(303)
     const after = (await endpointByUrl(url))!
     expect(after.secret).not.toBe(before.secret)
     expect(after.previous_secret).toBe(before.secret)
     const hours = (Date.parse(after.previous_until!) - Date.now()) / 3_600_000
     expect(hours).toBeGreaterThan(23.9)
     expect(hours).toBeLessThanOrEqual(24)
-    const html = unescape(await res.text())
+    const html = await shownAfter(res)
     expect(html).toContain(after.secret)
     expect(html).toContain(I.secret.old_works)
     expect(await auditOf('integration.rotate', `integration/${before.id}`)).not.toBeNull()
@@ -288,7 +304,7 @@ describe('the endpoints', { timeout: 60_000 }, () => {
     const made = await local.postForm('/desk/integrations', endpointForm({ url }), {
       Cookie: admin.cookie,
     })
-    const shown = unescape(await made.text()).match(/value="(whsec_[^"]+)"/)![1]
+    const shown = (await shownAfter(made)).match(/value="(whsec_[^"]+)"/)![1]
     const { id } = (await endpointByUrl(url))!
     const res = await local.postForm(`/desk/integrations/${id}/test`, {}, { Cookie: admin.cookie })
     expect(res.headers.get('Location')).toBe('/desk/integrations?done=test_sent')
