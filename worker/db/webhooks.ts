@@ -240,19 +240,6 @@ export async function overdueDeliveries(db: D1Database, before: string, limit = 
   return results
 }
 
-/** The pending deliveries among `ids`, with their next attempt's time. */
-export async function pendingOf(db: D1Database, ids: number[]) {
-  if (!ids.length) return []
-  const { results } = await db
-    .prepare(
-      `SELECT id, next_at FROM webhook_deliveries
-       WHERE status = 'pending' AND id IN (SELECT value FROM json_each(?))`,
-    )
-    .bind(JSON.stringify(ids))
-    .all<{ id: number; next_at: string }>()
-  return results
-}
-
 /** A new round of attempts for one delivery (the desk's replay): due now, none made. */
 export const replayOne = (db: D1Database, id: number, now: string) =>
   db

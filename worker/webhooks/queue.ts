@@ -2,7 +2,6 @@ import type { Bindings } from '../bindings'
 import {
   eventStatements,
   overdueDeliveries,
-  pendingOf,
   purgeWebhooks,
   replayFailed,
   replayOne,
@@ -76,11 +75,6 @@ export async function queueRows(
       })),
     ).catch((err) => console.error('webhooks: not queued, the cron will', chunk, err))
   }
-}
-
-/** The pending ones of these deliveries on the queue, each for its next attempt's time. */
-export async function queueDeliveries(env: Bindings, ids: number[]) {
-  await queueRows(env, await pendingOf(env.DB, ids))
 }
 
 /**
