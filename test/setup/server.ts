@@ -8,6 +8,7 @@ import {
   DUMMY_SITE_KEY,
   startTurnstileStandin,
 } from '../../scripts/lib/turnstile-standin.mjs'
+import { d1DirOf, startWebhookCatcher } from '../../scripts/lib/webhook-catcher.mjs'
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -27,6 +28,9 @@ declare module 'vitest' {
     /** The local Turnstile stand-in every server's forms are challenged by (its base URL; its
      * `/__standin/verifications` lists the siteverify calls it received). */
     turnstileURL: string
+    /** The local webhook catcher `npm start` runs (its base URL; `/api/deliveries` lists what
+     * arrived, each checked against the main server's endpoints' secrets). */
+    webhookCatcherURL: string
   }
 }
 
@@ -103,11 +107,18 @@ export default async function setup(project: TestProject) {
   const standin = await startTurnstileStandin()
   project.provide('turnstileURL', standin.url)
 
+  // the webhooks' endpoint, as `npm start` runs it: it checks each delivery with the secrets in
+  // the main server's D1 (read when one arrives, after the copy below)
+  const webhooks = await startWebhookCatcher({ d1Dir: d1DirOf(E2E_STATE) })
+  project.provide('webhookCatcherURL', webhooks.url)
+
   // what every server gets: the catcher, sign-ups confirmed at once so the tests sign straight
   // in (README: AUTH_AUTOCONFIRM), and Cloudflare's test keys against the stand-in
   const common = {
     SMTP_PORT: String(catcher.smtpPort),
     AUTH_AUTOCONFIRM: 'true',
+    // webhooks may go to http://127.0.0.1 (the catcher), as npm start lets them
+    WEBHOOK_ALLOW_LOCAL: 'true',
     TURNSTILE_SCRIPT_URL: standin.scriptURL,
     TURNSTILE_VERIFY_URL: standin.verifyURL,
     TURNSTILE_SITE_KEY: DUMMY_SITE_KEY,
@@ -169,5 +180,6 @@ export default async function setup(project: TestProject) {
     catcher.stop()
     calendar.stop()
     await standin.stop()
+    await webhooks.stop()
   }
 }
