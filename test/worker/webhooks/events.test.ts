@@ -3,7 +3,7 @@ import { Webhook } from 'standardwebhooks'
 import { afterAll, describe, expect, it } from 'vitest'
 import { withToken } from '../challenge'
 import { randomIp } from '../random-ip'
-import { webhookEvent, EVENT_TYPES } from '../../../worker/webhooks/events'
+import { contentPublished, EVENT_TYPES, webhookEvent } from '../../../worker/webhooks/events'
 import { makeEndpoint, pathFor, receivedAtLeast, signatureHeaders, type Received } from './helpers'
 
 const post = (path: string, body: Record<string, unknown>) =>
@@ -118,6 +118,40 @@ describe('events from the site, delivered', () => {
         expect(data).not.toHaveProperty(field)
       expect(r.body).not.toMatch(/Katherine|Orbital|@example\.org/)
     }
+  })
+
+  it('content.published names the item and its desk page, to the endpoints that want it', async () => {
+    const wants = await makeEndpoint({ path: pathFor('ok'), events: ['content.published'] })
+    const other = await makeEndpoint({ path: pathFor('ok'), events: ['lead.created'] })
+    made.push(wants.id, other.id)
+    const slug = `hook-${crypto.randomUUID().slice(0, 8)}`
+    // a draft nobody sees: the event's statements read its id as a publish's batch would
+    const { id } = (await env.DB.prepare(
+      "INSERT INTO content_items (kind, slug, status) VALUES ('faq', ?, 'draft') RETURNING id",
+    )
+      .bind(slug)
+      .first<{ id: number }>())!
+    const [, deliveries] = await env.DB.batch(
+      contentPublished(env, 'https://example.com', { kind: 'faq', slug }),
+    )
+    await env.DB.prepare('DELETE FROM content_items WHERE id = ?').bind(id).run()
+    const endpoints = (deliveries.results as { id: number }[]).map((d) => d.id)
+    const rows = (
+      await env.DB.prepare(
+        `SELECT d.endpoint_id, e.type, e.data FROM webhook_deliveries d
+         JOIN webhook_events e ON e.id = d.event_id WHERE d.id IN (SELECT value FROM json_each(?))`,
+      )
+        .bind(JSON.stringify(endpoints))
+        .all<{ endpoint_id: number; type: string; data: string }>()
+    ).results
+    expect(rows.map((r) => r.endpoint_id)).toContain(wants.id)
+    expect(rows.map((r) => r.endpoint_id)).not.toContain(other.id)
+    expect(JSON.parse(rows[0].data)).toMatchObject({
+      id,
+      kind: 'faq',
+      slug,
+      desk_url: `https://example.com/desk/content/faq/${id}`,
+    })
   })
 
   it('costs nothing when no endpoint wants the event: no row written', async () => {
