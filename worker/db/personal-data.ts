@@ -108,6 +108,14 @@ export function eraseRows(db: D1Database, email: string) {
     db.prepare('DELETE FROM bookings WHERE email = ?1').bind(email),
     db.prepare('DELETE FROM booking_cancellations WHERE email = ?1').bind(email),
     db.prepare(`DELETE FROM mail_outbox WHERE ${MAILS_ABOUT}`).bind(email),
+    // the webhooks' events keep their deliveries (the log), not the person: every delivery still
+    // to come goes without the name, address or message
+    db
+      .prepare(
+        `UPDATE webhook_events SET data = json_set(data, '$.personal', json('{}'))
+         WHERE json_extract(data, '$.personal.email') = ?1`,
+      )
+      .bind(email),
   ]
 }
 

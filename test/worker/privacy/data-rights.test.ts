@@ -5,6 +5,7 @@ import type { Bindings } from '../../../worker/bindings'
 import { syncCalendar } from '../../../worker/calendar/sync'
 import { sealLink } from '../../../worker/consent/links'
 import { findLead } from '../../../worker/db/desk'
+import { makeEndpoint, pathFor } from '../webhooks/helpers'
 import { emailHash } from '../../../worker/hash'
 import {
   bookSlot,
@@ -152,6 +153,12 @@ describe('a data request', { timeout: 60_000 }, () => {
   it('erases every row with the address, keeps its hash suppressed, and leaves others alone', async () => {
     const me = unique('erase')
     const other = unique('keep')
+    // an endpoint that asks for personal fields: the events hold the address too
+    const hook = await makeEndpoint({
+      path: pathFor('erasure'),
+      events: ['lead.created', 'booking.created'],
+      personal: true,
+    })
     await leadsOf(me)
     await leadsOf(other)
     expect((await tablesHolding(me)).length).toBeGreaterThanOrEqual(5)
@@ -182,6 +189,7 @@ describe('a data request', { timeout: 60_000 }, () => {
         'mail_outbox.data',
         'mail_outbox.to_address',
         'subscribers.email',
+        'webhook_events.data',
         // the desk's search indexes (external content: they read the rows above)
         'contact_messages_search.email',
         'guide_requests_search.email',
@@ -192,6 +200,7 @@ describe('a data request', { timeout: 60_000 }, () => {
     // the link again: nothing left to erase, the same clear page
     const again = await postForm('/privacy/data', { token: tokenOf(url) })
     expect(again.status).toBe(200)
+    await env.DB.prepare('DELETE FROM webhook_endpoints WHERE id = ?').bind(hook.id).run()
   }, 60_000)
 
   it('refuses an altered data link with a clear page', async () => {
