@@ -1,5 +1,5 @@
-import type { Page } from 'playwright-core'
-import { describe, expect, it } from 'vitest'
+import type { Cookie, Page } from 'playwright-core'
+import { beforeAll, describe, expect, it } from 'vitest'
 import type { Lang } from '../../client/lib/languages'
 import ar from '../../locales/ar.json'
 import en from '../../locales/en.json'
@@ -31,18 +31,30 @@ async function invitationLink(to: string) {
 const barLinks = (page: Page, d: typeof en) =>
   page.getByRole('navigation', { name: d.desk.eyebrow }).getByRole('link').allTextContents()
 
-describe.each(['en', 'ar'] as const)(
+/** The Owner's session, made once: the site has one Owner, whom both languages' tests share. */
+let ownerCookies: Cookie[]
+beforeAll(async () => {
+  // the site's one Owner is this file's (another's is an Admin now)
+  await query(
+    "UPDATE auth_users SET app_metadata = json_set(app_metadata, '$.role', 'admin') WHERE json_extract(app_metadata, '$.role') = 'owner'",
+  )
+  const page = await open('/auth?mode=sign-up', { viewport: PHONE })
+  await signInStaff(page, 'owner')
+  ownerCookies = await page.context().cookies()
+  await page.context().close()
+}, 120_000)
+
+// the two languages at once (their own invitees, the Owner's session in a tab of each)
+describe.concurrent.each(['en', 'ar'] as const)(
   'the team, on a phone (%s)',
   (lang: Lang & keyof typeof DICTS) => {
     const d = DICTS[lang]
 
-    it('the Owner invites an Editor and Sales; each joins with an authenticator app, sees only their part, and Sales, removed, is refused at the next click', async () => {
-      // the site's one Owner is this test's (another file's or language's is an Admin now)
-      await query(
-        "UPDATE auth_users SET app_metadata = json_set(app_metadata, '$.role', 'admin') WHERE json_extract(app_metadata, '$.role') = 'owner'",
-      )
-      const owner = await open('/auth?mode=sign-up', { viewport: PHONE })
-      await signInStaff(owner, 'owner')
+    it('the Owner invites an Editor and Sales; each joins with an authenticator app, sees only their part, and Sales, removed, is refused at the next click', async ({
+      expect,
+    }) => {
+      const owner = await open('/', { viewport: PHONE })
+      await owner.context().addCookies(ownerCookies)
       await owner.goto(`/desk/team?lang=${lang}`)
       await expect
         .poll(() => owner.locator('html').getAttribute('dir'))

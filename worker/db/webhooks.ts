@@ -240,37 +240,54 @@ export async function overdueDeliveries(db: D1Database, before: string, limit = 
   return results
 }
 
-/** A new round of attempts for one delivery (the desk's replay): due now, none made. */
+/**
+ * A new round of attempts for one delivery (the desk's replay): due now, none made; only to an
+ * endpoint that is on (one that is off would drop it at once: nothing would be sent).
+ */
 export const replayOne = (db: D1Database, id: number, now: string) =>
   db
     .prepare(
       `UPDATE webhook_deliveries SET status = 'pending', attempts = 0, next_at = ?, done_at = NULL
-       WHERE id = ? RETURNING id, next_at`,
+       WHERE id = ? AND endpoint_id IN (SELECT id FROM webhook_endpoints WHERE enabled = 1)
+       RETURNING id, next_at`,
     )
     .bind(now, id)
     .all<{ id: number; next_at: string }>()
 
-/** A new round for every delivery that failed since `since` (by the delivery's creation). */
+/** A new round for every delivery that failed since `since` (by its creation), to endpoints on. */
 export const replayFailed = (db: D1Database, since: string, now: string) =>
   db
     .prepare(
       `UPDATE webhook_deliveries SET status = 'pending', attempts = 0, next_at = ?
-       WHERE status = 'failed' AND created_at >= ? RETURNING id, next_at`,
+       WHERE status = 'failed' AND created_at >= ?
+         AND endpoint_id IN (SELECT id FROM webhook_endpoints WHERE enabled = 1)
+       RETURNING id, next_at`,
     )
     .bind(now, since)
     .all<{ id: number; next_at: string }>()
 
 /**
  * A rotation: a new secret signs from now; the one before still signs (both signatures sent)
- * for `overlapMs`. Returns the new secret's endpoint, or null for none.
+ * until `until`. A second rotation inside that window keeps the secret the receiver had before
+ * the first (with its own end), not the one shown in between: a double press, or a rotation
+ * again for a secret not copied, never cuts off the receiver. Returns the endpoint, or null.
  */
-export const rotateEndpointSecret = (db: D1Database, id: number, secret: string, until: string) =>
+export const rotateEndpointSecret = (
+  db: D1Database,
+  id: number,
+  secret: string,
+  until: string,
+  now: string,
+) =>
   db
     .prepare(
-      `UPDATE webhook_endpoints SET previous_secret = secret, previous_until = ?, secret = ?
-       WHERE id = ? RETURNING id`,
+      `UPDATE webhook_endpoints SET
+         previous_secret = CASE WHEN previous_until > ?4 THEN previous_secret ELSE secret END,
+         previous_until = CASE WHEN previous_until > ?4 THEN previous_until ELSE ?1 END,
+         secret = ?2
+       WHERE id = ?3 RETURNING id`,
     )
-    .bind(until, secret, id)
+    .bind(until, secret, id, now)
     .first<{ id: number }>()
 
 /**

@@ -29,6 +29,7 @@ import {
   replayFailedSince,
   rotateSecret,
   sendTestEvent,
+  shownUrl,
 } from '../webhooks'
 import {
   DeskIntegrationsLogPage,
@@ -206,7 +207,7 @@ deskIntegrations.post('/', sameSiteOnly(), limitBody(8192), async (c) => {
 
 /** What the history keeps of an endpoint's settings (never its secret). */
 const summary = (f: EndpointFields) => ({
-  url: f.url,
+  url: shownUrl(f.url),
   events: f.events,
   format: f.format,
   personal: f.personal,
@@ -249,7 +250,7 @@ deskIntegrations.post('/:id{[0-9]+}/toggle', sameSiteOnly(), limitBody(1024), as
       staffOf(c),
       'integration.toggle',
       `integration/${id}`,
-      { url: endpoint.url, enabled },
+      { url: shownUrl(endpoint.url), enabled },
       true,
     ),
   ])
@@ -263,7 +264,14 @@ deskIntegrations.post('/:id{[0-9]+}/delete', sameSiteOnly(), limitBody(1024), as
   if (!endpoint || id === null) return back(c, { error: 'not_found' })
   const [deleted] = await db.batch([
     deleteEndpoint(db, id),
-    audit(db, staffOf(c), 'integration.delete', `integration/${id}`, { url: endpoint.url }, true),
+    audit(
+      db,
+      staffOf(c),
+      'integration.delete',
+      `integration/${id}`,
+      { url: shownUrl(endpoint.url) },
+      true,
+    ),
   ])
   if (!deleted.results.length) return back(c, { error: 'not_found' })
   return back(c, { done: 'deleted' })
@@ -277,7 +285,7 @@ deskIntegrations.post('/:id{[0-9]+}/rotate', sameSiteOnly(), limitBody(1024), as
   const secret = await rotateSecret(db, id)
   if (!secret) return back(c, { error: 'not_found' })
   await audit(db, staffOf(c), 'integration.rotate', `integration/${id}`, {
-    url: endpoint.url,
+    url: shownUrl(endpoint.url),
   }).run()
   // the new secret on the next page only, as when the endpoint was made
   return showSecretNext(c, { url: endpoint.url, secret, rotated: true })
@@ -300,7 +308,7 @@ deskIntegrations.post('/:id{[0-9]+}/test', sameSiteOnly(), limitBody(1024), asyn
   // (removed meanwhile)
   if (delivery === null) return back(c, { error: 'not_found' })
   await audit(db, staffOf(c), 'integration.test', `integration/${id}`, {
-    url: endpoint.url,
+    url: shownUrl(endpoint.url),
     delivery,
   }).run()
   return back(c, { done: 'test_sent' })
@@ -387,8 +395,11 @@ deskIntegrations.post(
       console.error('desk: replay not queued', err)
       return backToLog(c, { error: 'unavailable' })
     }
-    // (its endpoint removed meanwhile, and the delivery with it)
-    if (!replayed) return backToLog(c, { error: 'not_found' })
+    // its endpoint off (nothing would be sent), or removed meanwhile with the delivery
+    if (!replayed) {
+      const still = await findDelivery(db, delivery.id)
+      return backToLog(c, { error: still ? 'replay_off' : 'not_found' })
+    }
     await audit(db, staffOf(c), 'integration.replay', `integration/${delivery.endpoint_id}`, {
       delivery: delivery.id,
       type: delivery.event_type,

@@ -17,12 +17,18 @@ export type AddressCheck =
   | { ok: false; reason: 'not_https' | 'private' | 'localhost' | 'invalid' }
 
 /** WEBHOOK_ALLOW_LOCAL = "true" (npm start, the tests): http:// and 127.0.0.1/localhost too. */
-const allowsLocal = (env: Pick<Bindings, 'WEBHOOK_ALLOW_LOCAL'>) =>
-  env.WEBHOOK_ALLOW_LOCAL === 'true'
+// never in production, whatever the setting says (a var copied over by mistake)
+const allowsLocal = (env: Pick<Bindings, 'WEBHOOK_ALLOW_LOCAL' | 'ENVIRONMENT'>) =>
+  env.WEBHOOK_ALLOW_LOCAL === 'true' && env.ENVIRONMENT !== 'production'
+
+/** Names only a private network resolves: a single label, and the reserved local suffixes. */
+const privateName = (host: string) =>
+  !host.includes('.') ||
+  ['.local', '.internal', '.home.arpa', '.lan', '.intranet'].some((s) => host.endsWith(s))
 
 export function isAllowedUrl(
   value: string,
-  env: Pick<Bindings, 'WEBHOOK_ALLOW_LOCAL'>,
+  env: Pick<Bindings, 'WEBHOOK_ALLOW_LOCAL' | 'ENVIRONMENT'>,
 ): AddressCheck {
   let url: URL
   try {
@@ -35,7 +41,7 @@ export function isAllowedUrl(
     return { ok: false, reason: url.protocol === 'http:' ? 'not_https' : 'invalid' }
   // credentials in a webhook's address would travel in clear in every log line that shows it
   if (url.username || url.password || !url.hostname) return { ok: false, reason: 'invalid' }
-  const host = url.hostname.toLowerCase().replace(/\.$/, '')
+  const host = url.hostname.toLowerCase().replace(/\.+$/, '')
   if (host === 'localhost' || host.endsWith('.localhost'))
     return local ? { ok: true, url } : { ok: false, reason: 'localhost' }
   const v4 = parseIPv4(host)
@@ -45,7 +51,7 @@ export function isAllowedUrl(
     if (!v6) return { ok: false, reason: 'invalid' }
     return refusedV6(v6, local) ? { ok: false, reason: 'private' } : { ok: true, url }
   }
-  return { ok: true, url }
+  return privateName(host) ? { ok: false, reason: 'private' } : { ok: true, url }
 }
 
 /** Dotted decimal, as the URL parser writes an IPv4 host; null for a name. */
@@ -118,4 +124,19 @@ function refusedV6(g: number[], local: boolean): boolean {
   // 2002::/16, 6to4: the IPv4 address in its next 32 bits decides
   if (g[0] === 0x2002) return refusedV4([g[1] >> 8, g[1] & 0xff, g[2] >> 8, g[2] & 0xff], local)
   return false
+}
+
+/**
+ * An endpoint's address as the history and e-mails name it: its origin and first path segment.
+ * Many receivers' addresses are their own credential (Slack's, Zapier's, Make's): the rest of
+ * the path is left out of every place but the integrations page itself.
+ */
+export function shownUrl(value: string) {
+  try {
+    const url = new URL(value)
+    const [first, ...rest] = url.pathname.split('/').filter(Boolean)
+    return `${url.origin}/${first ?? ''}${rest.length || url.search ? '/…' : ''}`
+  } catch {
+    return '…'
+  }
 }

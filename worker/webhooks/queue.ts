@@ -147,5 +147,6 @@ export async function replayFailedSince(env: Bindings, ctx: Ctx, sinceIso: strin
 export async function rotateSecret(db: D1Database, endpointId: number, now = Date.now()) {
   const secret = newSecret()
   const until = new Date(now + ROTATION_OVERLAP_MS).toISOString()
-  return (await rotateEndpointSecret(db, endpointId, secret, until)) ? secret : null
+  const at = new Date(now).toISOString()
+  return (await rotateEndpointSecret(db, endpointId, secret, until, at)) ? secret : null
 }

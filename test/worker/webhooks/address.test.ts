@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { isAllowedUrl } from '../../../worker/webhooks/address'
 
-const production = { WEBHOOK_ALLOW_LOCAL: '' }
-const local = { WEBHOOK_ALLOW_LOCAL: 'true' }
+const production = { WEBHOOK_ALLOW_LOCAL: '', ENVIRONMENT: 'development' }
+const local = { WEBHOOK_ALLOW_LOCAL: 'true', ENVIRONMENT: 'development' }
 
 describe('only the internet (production settings)', () => {
   it.each([
@@ -24,6 +24,12 @@ describe('only the internet (production settings)', () => {
     ['https://localhost/hook', 'localhost'],
     ['https://LOCALHOST./hook', 'localhost'],
     ['https://api.localhost/hook', 'localhost'],
+    ['https://localhost../hook', 'localhost'],
+    // names only a private network resolves
+    ['https://intranet/hook', 'private'],
+    ['https://printer.local/hook', 'private'],
+    ['https://crm.internal/hook', 'private'],
+    ['https://nas.home.arpa/hook', 'private'],
     ['https://127.0.0.1/hook', 'private'],
     ['https://127.1.2.3/hook', 'private'],
     ['https://10.0.0.1/', 'private'],
@@ -67,4 +73,13 @@ describe('WEBHOOK_ALLOW_LOCAL (npm start, the tests)', () => {
       expect(isAllowedUrl(url, local)).toEqual({ ok: false, reason: 'private' })
     },
   )
+})
+
+describe('the local setting', () => {
+  it('is ignored in production, whatever it says', () => {
+    const copied = { WEBHOOK_ALLOW_LOCAL: 'true', ENVIRONMENT: 'production' }
+    expect(isAllowedUrl('http://127.0.0.1:8788/hook', copied)).toMatchObject({ ok: false })
+    expect(isAllowedUrl('https://localhost/hook', copied)).toMatchObject({ ok: false })
+    expect(isAllowedUrl('http://127.0.0.1:8788/hook', local)).toMatchObject({ ok: true })
+  })
 })

@@ -3,7 +3,7 @@ import { Webhook } from 'standardwebhooks'
 import { describe, expect, it } from 'vitest'
 import { attemptDelivery } from '../../../worker/webhooks/deliver'
 import { requeueOverdue, rotateSecret } from '../../../worker/webhooks/queue'
-import { SCHEDULE_MS } from '../../../worker/webhooks/schedule'
+import { nextDelay, SCHEDULE_MS } from '../../../worker/webhooks/schedule'
 import { mailsTo } from '../inbox'
 import {
   attempts,
@@ -53,6 +53,13 @@ describe('a delivery on a test clock', () => {
     const wait = Date.parse((await delivery(id))!.next_at!) - now
     expect(wait).toBeGreaterThanOrEqual(SCHEDULE_MS[1] * 0.85)
     expect(wait).toBeLessThanOrEqual(SCHEDULE_MS[1] * 1.15)
+    // the spread itself, at the random source's two ends: 15 % either way, never none
+    expect(nextDelay(1, () => 0)).toBe(SCHEDULE_MS[1] * 0.85)
+    expect(nextDelay(1, () => 0.999_999)).toBeCloseTo(SCHEDULE_MS[1] * 1.15, -1)
+    expect(nextDelay(3, () => 0.5)).toBe(SCHEDULE_MS[3])
+    const draws = new Set(Array.from({ length: 20 }, () => nextDelay(4)))
+    expect(draws.size).toBeGreaterThan(1)
+    expect(nextDelay(SCHEDULE_MS.length)).toBeNull()
   })
 
   it('is not attempted before its time: a message come early says when', async () => {
@@ -107,6 +114,12 @@ describe('a delivery on a test clock', () => {
 
   it('five days of failures: the endpoint is off, and the agency is e-mailed', async () => {
     const e = await makeEndpoint({ path: pathFor('fail') })
+    // the e-mail names the endpoint by its description and its address's start (the rest of
+    // an address can be the receiver's credential)
+    const named = `CRM ${crypto.randomUUID()}`
+    await env.DB.prepare('UPDATE webhook_endpoints SET description = ? WHERE id = ?')
+      .bind(named, e.id)
+      .run()
     const first = await deliveryTo(e.id)
     const start = Date.now()
     let now = start
@@ -133,11 +146,13 @@ describe('a delivery on a test clock', () => {
     const deadline = Date.now() + 60_000
     let mail
     while (!mail && Date.now() < deadline) {
-      mail = (await mailsTo(agency)).find((m) => m.body_text.includes(e.path))
+      mail = (await mailsTo(agency)).find((m) => m.body_text.includes(named))
       if (!mail) await new Promise((r) => setTimeout(r, 100))
     }
     expect(mail?.subject).toContain('Webhook turned off')
     expect(mail?.body_text).toContain('/desk/integrations')
+    expect(mail?.body_text).toContain(`${env.WEBHOOK_RECEIVER_URL}/fail/…`)
+    expect(mail?.body_text).not.toContain(e.path)
   })
 
   it('a restart between attempts loses nothing: the cron sends the lost message again', async () => {
@@ -240,5 +255,17 @@ describe('signatures', () => {
     expect(String(b.headers['webhook-signature']).split(' ')).toHaveLength(1)
     expect(() => new Webhook(newer!).verify(b.body, signatureHeaders(b))).not.toThrow()
     expect(() => new Webhook(e2.secret).verify(b.body, signatureHeaders(b))).toThrow()
+  })
+
+  it('a second rotation within the 24 hours keeps the receiver’s secret signing, not the one shown between', async () => {
+    const e = await makeEndpoint({ path: pathFor('ok') })
+    const between = await rotateSecret(env.DB, e.id)
+    const latest = await rotateSecret(env.DB, e.id)
+    const id = await deliveryTo(e.id)
+    await attemptDelivery(env, { id })
+    const [got] = await received(e.path)
+    expect(() => new Webhook(e.secret).verify(got.body, signatureHeaders(got))).not.toThrow()
+    expect(() => new Webhook(latest!).verify(got.body, signatureHeaders(got))).not.toThrow()
+    expect(() => new Webhook(between!).verify(got.body, signatureHeaders(got))).toThrow()
   })
 })

@@ -18,7 +18,7 @@ export const INTEGRATION_ERRORS = ['not_found', 'invalid', 'test_off', 'unavaila
 export type IntegrationError = (typeof INTEGRATION_ERRORS)[number]
 
 export const LOG_DONE = ['replayed', 'replayed_failed'] as const
-export const LOG_ERRORS = ['filter', 'since', 'not_found', 'unavailable'] as const
+export const LOG_ERRORS = ['filter', 'since', 'not_found', 'replay_off', 'unavailable'] as const
 export type LogError = (typeof LOG_ERRORS)[number]
 
 /** The endpoint form as typed, kept when it is refused. */

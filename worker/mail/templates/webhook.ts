@@ -1,4 +1,5 @@
 import { formatDateTime } from '../../i18n/format'
+import { shownUrl } from '../../webhooks/address'
 import type { MailContext, MailTemplate } from './context'
 
 /**
@@ -13,7 +14,8 @@ export const webhookDisabled: MailTemplate<{ url: string; description: string; s
     greeting: t('mail.greeting_plain'),
     paragraphs: [
       t('webhooks.disabled_intro', {
-        url,
+        // (the address itself may be its receiver's credential: its origin and first segment)
+        url: shownUrl(url),
         since: formatDateTime(lang, since, config.timeZone),
       }),
       ...(description ? [description] : []),
