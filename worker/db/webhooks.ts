@@ -194,6 +194,27 @@ export const deliveryFailed = (
     .bind(at, endpointId),
 ]
 
+/**
+ * A delivery whose attempt itself fails, the same way each time (its event unreadable, say):
+ * the error is in its log, and it is given up rather than tried again forever.
+ */
+export const deliveryBroken = (db: D1Database, id: number, at: string, error: string) =>
+  db.batch([
+    db
+      .prepare(
+        `INSERT INTO webhook_attempts (delivery_id, endpoint_id, at, status, duration_ms, response, error)
+         SELECT id, endpoint_id, ?2, NULL, 0, NULL, ?3 FROM webhook_deliveries
+         WHERE id = ?1 AND status = 'pending'`,
+      )
+      .bind(id, at, error.slice(0, 500)),
+    db
+      .prepare(
+        `UPDATE webhook_deliveries SET status = 'failed', next_at = NULL
+         WHERE id = ? AND status = 'pending'`,
+      )
+      .bind(id),
+  ])
+
 /** A delivery given up without an attempt (its endpoint is off). */
 export const deliveryDropped = (db: D1Database, id: number) =>
   db

@@ -1,5 +1,6 @@
 import type { Bindings } from '../bindings'
 import {
+  deliveryBroken,
   eventStatements,
   overdueDeliveries,
   purgeWebhooks,
@@ -24,6 +25,9 @@ const OVERDUE_MS = 60_000
 /** How long the delivery log keeps attempts, and finished deliveries with their events. */
 export const KEEP_MS = 30 * 24 * 3600_000
 
+/** How many times one message may fail to make its attempt before the delivery is given up. */
+const BROKEN_AFTER = 3
+
 /**
  * The queue's consumer: each message one attempt (deliver.ts); a failure's next attempt and a
  * message come early go back on the queue for their time. D1 holds every delivery's state, so
@@ -45,8 +49,15 @@ export async function consumeWebhooks(
           await queueRows(env, [{ id, next_at: outcome.nextAt }], options.now)
         message.ack()
       } catch (err) {
-        // D1 out of reach: the queue tries again (the delivery's state is unchanged)
         console.error('webhooks: attempt failed', id, err)
+        // the same failure a third time with D1 answering (it writes this): a fault of the
+        // delivery, not of the moment; it is given up, its error in the log, not tried forever
+        if (message.attempts >= BROKEN_AFTER) {
+          const at = new Date(options.now ?? Date.now()).toISOString()
+          const given = await deliveryBroken(env.DB, id, at, String(err)).catch(() => null)
+          if (given) return message.ack()
+        }
+        // D1 out of reach: the queue tries again (the delivery's state is unchanged)
         message.retry({ delaySeconds: 30 })
       }
     }),

@@ -2,7 +2,7 @@ import { env } from 'cloudflare:test'
 import { Webhook } from 'standardwebhooks'
 import { describe, expect, it } from 'vitest'
 import { attemptDelivery } from '../../../worker/webhooks/deliver'
-import { requeueOverdue, rotateSecret } from '../../../worker/webhooks/queue'
+import { consumeWebhooks, requeueOverdue, rotateSecret } from '../../../worker/webhooks/queue'
 import { nextDelay, SCHEDULE_MS } from '../../../worker/webhooks/schedule'
 import { mailsTo } from '../inbox'
 import {
@@ -267,5 +267,38 @@ describe('signatures', () => {
     expect(() => new Webhook(e.secret).verify(got.body, signatureHeaders(got))).not.toThrow()
     expect(() => new Webhook(latest!).verify(got.body, signatureHeaders(got))).not.toThrow()
     expect(() => new Webhook(between!).verify(got.body, signatureHeaders(got))).toThrow()
+  })
+})
+
+describe('a delivery whose attempt itself fails', () => {
+  it('is given up after its third failed message, with the error in its log, not tried forever', async () => {
+    const e = await makeEndpoint({ path: pathFor('ok') })
+    const id = await deliveryTo(e.id)
+    // its event unreadable: every attempt throws the same way
+    await env.DB.prepare(
+      'UPDATE webhook_events SET data = ? WHERE id = (SELECT event_id FROM webhook_deliveries WHERE id = ?)',
+    )
+      .bind('{', id)
+      .run()
+    const outcomes: string[] = []
+    const message = (attempts: number) => ({
+      body: { id },
+      attempts,
+      ack: () => outcomes.push('ack'),
+      retry: () => outcomes.push('retry'),
+    })
+    const batch = (attempts: number) =>
+      ({ queue: 'growth-agency-webhooks', messages: [message(attempts)] }) as never
+    await consumeWebhooks(batch(1), env)
+    expect(outcomes).toEqual(['retry'])
+    expect((await delivery(id))!.status).toBe('pending')
+    // the third message, once the claim the first took has run out
+    await consumeWebhooks(batch(3), env, { now: Date.now() + 5 * 60_000 })
+    expect(outcomes).toEqual(['retry', 'ack'])
+    expect((await delivery(id))!.status).toBe('failed')
+    const [logged] = await attempts(id)
+    expect(logged.status).toBeNull()
+    expect(logged.error).toMatch(/JSON/)
+    expect(await received(e.path)).toEqual([])
   })
 })
