@@ -186,13 +186,26 @@ export const deliveryFailed = (
        status = CASE WHEN ?2 IS NULL THEN 'failed' ELSE 'pending' END WHERE id = ?1`,
     )
     .bind(id, nextAt),
+  // a run of failures is unbroken only while attempts keep coming (the schedule's longest wait
+  // is a day): after a quiet spell with no attempt at all, a failure starts a new run, so an
+  // outage long past never turns off an endpoint at its first failure since
   db
     .prepare(
-      `UPDATE webhook_endpoints SET failing_since = coalesce(failing_since, ?) WHERE id = ?
-       RETURNING failing_since`,
+      `UPDATE webhook_endpoints SET failing_since = CASE
+         WHEN failing_since IS NULL THEN ?1
+         WHEN coalesce((SELECT max(at) FROM webhook_attempts
+                        WHERE endpoint_id = ?2 AND at < ?1), '') < ?3 THEN ?1
+         ELSE failing_since END
+       WHERE id = ?2 RETURNING failing_since`,
     )
-    .bind(at, endpointId),
+    .bind(at, endpointId, new Date(Date.parse(at) - QUIET_SPELL_MS).toISOString()),
 ]
+
+/**
+ * No attempt for longer than this: a new run. The schedule's longest wait is a day, 27.6 hours
+ * with its jitter (a Retry-After is held to a day too): 30 hours is longer than any wait.
+ */
+const QUIET_SPELL_MS = 30 * 3600_000
 
 /**
  * A delivery whose attempt itself fails, the same way each time (its event unreadable, say):

@@ -302,3 +302,37 @@ describe('a delivery whose attempt itself fails', () => {
     expect(await received(e.path)).toEqual([])
   })
 })
+
+describe('a run of failures', () => {
+  it('starts again after a quiet spell: an outage long past never turns an endpoint off at its next failure', async () => {
+    const e = await makeEndpoint({ path: pathFor('fail') })
+    const old = await deliveryTo(e.id)
+    // (a minute on: the deliveries written below are due by then)
+    const now = Date.now() + 60_000
+    // failing seven days ago; its last attempt four days ago, then no event for days
+    await env.DB.batch([
+      env.DB.prepare('UPDATE webhook_endpoints SET failing_since = ? WHERE id = ?').bind(
+        new Date(now - 7 * DAY).toISOString(),
+        e.id,
+      ),
+      env.DB.prepare(
+        `INSERT INTO webhook_attempts (delivery_id, endpoint_id, at, status, duration_ms)
+         VALUES (?, ?, ?, 500, 10)`,
+      ).bind(old, e.id, new Date(now - 4 * DAY).toISOString()),
+      env.DB.prepare(
+        "UPDATE webhook_deliveries SET status = 'failed', next_at = NULL WHERE id = ?",
+      ).bind(old),
+    ])
+    const fresh = await deliveryTo(e.id)
+    const outcome = await attemptDelivery(env, { id: fresh }, { now, random: middle })
+    expect(outcome.kind).toBe('retry')
+    expect(await endpoint(e.id)).toMatchObject({
+      enabled: 1,
+      failing_since: new Date(now).toISOString(),
+    })
+    // while attempts keep coming, the run goes on from its first failure
+    const next = Date.parse((await delivery(fresh))!.next_at!)
+    await attemptDelivery(env, { id: fresh }, { now: next, random: middle })
+    expect((await endpoint(e.id))!.failing_since).toBe(new Date(now).toISOString())
+  })
+})
