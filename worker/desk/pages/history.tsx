@@ -7,7 +7,7 @@ import { usePage } from '../../render/context'
 import { isRole } from '../../roles'
 import { ACTION_GROUPS, GROUPS } from '../history-actions'
 import type { HistoryError, HistoryLine } from '../history'
-import { DeskHeader } from './leads'
+import { DeskCardCell, DeskCardTable, DeskHeader } from './leads'
 
 /** The history's filter as the form shows it (the query string's fields). */
 export interface HistoryQuery {
@@ -262,70 +262,53 @@ function HistoryTable({ lines }: { lines: HistoryLine[] }) {
   const { t, lang, config } = usePage()
   const names = Object.fromEntries(COLUMNS.map((c) => [c, t(`desk_history.columns.${c}`)]))
   const cell = (column: (typeof COLUMNS)[number], children: ReactNode, className = '') => (
-    // (on a phone, an empty cell is left out of the card; the table keeps its dash)
-    <td
-      className={`${children ? 'flex' : 'hidden'} gap-3 px-3 py-1 md:table-cell md:py-2 ${className}`}
-    >
-      <span
-        aria-hidden="true"
-        className="w-24 shrink-0 text-xs font-semibold text-ink-600 md:hidden"
-      >
-        {names[column]}
-      </span>
-      <span className="min-w-0 break-words">{children ?? '—'}</span>
-    </td>
+    <DeskCardCell name={names[column]} className={className}>
+      {children}
+    </DeskCardCell>
   )
   return (
-    <table className="block w-full border-collapse text-start text-sm md:table">
-      <caption className="sr-only">{t('desk_history.title')}</caption>
-      <thead className="sr-only bg-slate-50 text-ink-700 md:not-sr-only md:table-header-group">
-        <tr>
-          {COLUMNS.map((c) => (
-            <th key={c} scope="col" className="px-3 py-2 text-start font-semibold">
-              {names[c]}
-            </th>
-          ))}
-        </tr>
-      </thead>
-      <tbody className="block md:table-row-group [&>tr]:(block border-t border-slate-200 py-2 align-top md:table-row md:py-0) [&>tr:first-child]:border-t-0 md:[&>tr:first-child]:border-t [&_a]:(font-semibold text-brand-700)">
-        {lines.map((l) => {
-          const who = actorName({ id: l.actor_id, email: l.actor_email })
-          return (
-            <tr key={l.id} data-target={l.target ?? ''}>
-              {cell(
-                'when',
-                <time dateTime={l.created_at}>
-                  {formatDateTime(lang, l.created_at, config.timeZone)}
-                </time>,
-                'md:whitespace-nowrap',
-              )}
-              {cell(
-                'who',
-                who ? (
-                  <Email address={who} />
-                ) : (
-                  <span className="italic text-ink-600">{siteName(t, l.actor_id)}</span>
-                ),
-              )}
-              {cell('what', actionLabel(t, l.action), 'font-semibold text-ink-900')}
-              {cell(
-                'target',
-                l.target ? (
-                  l.href ? (
-                    <a href={l.href}>
-                      <bdi dir="ltr">{l.target}</bdi>
-                    </a>
-                  ) : (
+    <DeskCardTable
+      caption={t('desk_history.title')}
+      columns={COLUMNS.map((c) => ({ name: names[c] }))}
+      bodyClassName="[&_a]:(font-semibold text-brand-700)"
+    >
+      {lines.map((l) => {
+        const who = actorName({ id: l.actor_id, email: l.actor_email })
+        return (
+          <tr key={l.id} data-target={l.target ?? ''}>
+            {cell(
+              'when',
+              <time dateTime={l.created_at}>
+                {formatDateTime(lang, l.created_at, config.timeZone)}
+              </time>,
+              'md:whitespace-nowrap',
+            )}
+            {cell(
+              'who',
+              who ? (
+                <Email address={who} />
+              ) : (
+                <span className="italic text-ink-600">{siteName(t, l.actor_id)}</span>
+              ),
+            )}
+            {cell('what', actionLabel(t, l.action), 'font-semibold text-ink-900')}
+            {cell(
+              'target',
+              l.target ? (
+                l.href ? (
+                  <a href={l.href}>
                     <bdi dir="ltr">{l.target}</bdi>
-                  )
-                ) : null,
-              )}
-              {cell('detail', detailOf(t, lang, config.timeZone, l.detail), 'text-ink-700')}
-            </tr>
-          )
-        })}
-      </tbody>
-    </table>
+                  </a>
+                ) : (
+                  <bdi dir="ltr">{l.target}</bdi>
+                )
+              ) : null,
+            )}
+            {cell('detail', detailOf(t, lang, config.timeZone, l.detail), 'text-ink-700')}
+          </tr>
+        )
+      })}
+    </DeskCardTable>
   )
 }
 

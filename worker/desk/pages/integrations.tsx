@@ -10,7 +10,7 @@ import {
 import { formatDateTime, formatNumber, zonedFieldValue } from '../../i18n/format'
 import { isMessageKey, type Translator } from '../../i18n/translator'
 import { usePage } from '../../render/context'
-import { DeskHeader, DeskNotice } from './leads'
+import { DeskCardCell, DeskCardTable, DeskHeader, DeskNotice } from './leads'
 
 /** What the integrations page says was done, and what it refused (desk/integrations.tsx). */
 export const INTEGRATION_DONE = ['saved', 'enabled', 'disabled', 'deleted', 'test_sent'] as const
@@ -563,95 +563,78 @@ function LogTable({ rows }: { rows: AttemptRow[] }) {
   const { t, lang, config } = usePage()
   const names = Object.fromEntries(COLUMNS.map((c) => [c, t(`desk_integrations.log.columns.${c}`)]))
   const cell = (column: (typeof COLUMNS)[number], children: ReactNode, className = '') => (
-    <td
-      className={`${children ? 'flex' : 'hidden'} gap-3 px-3 py-1 md:table-cell md:py-2 ${className}`}
-    >
-      <span
-        aria-hidden="true"
-        className="w-24 shrink-0 text-xs font-semibold text-ink-600 md:hidden"
-      >
-        {names[column]}
-      </span>
-      <span className="min-w-0 break-words">{children ?? '—'}</span>
-    </td>
+    <DeskCardCell name={names[column]} className={className}>
+      {children}
+    </DeskCardCell>
   )
   return (
-    <table className="block w-full border-collapse text-start text-sm md:table">
-      <caption className="sr-only">{t('desk_integrations.log.title')}</caption>
-      <thead className="sr-only bg-slate-50 text-ink-700 md:not-sr-only md:table-header-group">
-        <tr>
-          {COLUMNS.map((c) => (
-            <th key={c} scope="col" className="px-3 py-2 text-start font-semibold">
-              {c === 'action' ? <span className="sr-only">{names[c]}</span> : names[c]}
-            </th>
-          ))}
-        </tr>
-      </thead>
-      <tbody className="block md:table-row-group [&>tr]:(block border-t border-slate-200 py-2 align-top md:table-row md:py-0) [&>tr:first-child]:border-t-0 md:[&>tr:first-child]:border-t">
-        {rows.map((r) => {
-          const answer = r.response
-            ? r.response.length > RESPONSE_START
-              ? `${r.response.slice(0, RESPONSE_START)}…`
-              : r.response
-            : null
-          return (
-            <tr key={r.id} data-attempt={r.id} data-delivery={r.delivery_id}>
-              {cell(
-                'when',
-                <time dateTime={r.at}>{formatDateTime(lang, r.at, config.timeZone)}</time>,
-                'md:whitespace-nowrap',
-              )}
-              {cell(
-                'endpoint',
-                r.url ? (
-                  <Url url={r.url} />
-                ) : (
-                  <span className="italic text-ink-600">{t('desk_integrations.log.gone')}</span>
-                ),
-                'md:max-w-56',
-              )}
-              {cell('event', eventName(t, r.event_type), 'font-semibold text-ink-900')}
-              {cell('status', <AttemptStatus status={r.status} error={r.error} />)}
-              {cell(
-                'duration',
-                t('desk_integrations.log.ms', { n: formatNumber(lang, r.duration_ms) }),
-                'md:whitespace-nowrap',
-              )}
-              {cell(
-                'answer',
-                answer && (
-                  <code
-                    dir="ltr"
-                    className="block max-h-24 overflow-hidden whitespace-pre-wrap break-all rounded bg-slate-50 px-2 py-1 text-xs text-ink-700"
-                  >
-                    {answer}
-                  </code>
-                ),
-                'md:max-w-xs',
-              )}
-              {cell(
-                'action',
-                <form
-                  method="post"
-                  action={`/desk/integrations/log/deliveries/${r.delivery_id}/replay`}
+    <DeskCardTable
+      caption={t('desk_integrations.log.title')}
+      columns={COLUMNS.map((c) => ({ name: names[c], hidden: c === 'action' }))}
+    >
+      {rows.map((r) => {
+        const answer = r.response
+          ? r.response.length > RESPONSE_START
+            ? `${r.response.slice(0, RESPONSE_START)}…`
+            : r.response
+          : null
+        return (
+          <tr key={r.id} data-attempt={r.id} data-delivery={r.delivery_id}>
+            {cell(
+              'when',
+              <time dateTime={r.at}>{formatDateTime(lang, r.at, config.timeZone)}</time>,
+              'md:whitespace-nowrap',
+            )}
+            {cell(
+              'endpoint',
+              r.url ? (
+                <Url url={r.url} />
+              ) : (
+                <span className="italic text-ink-600">{t('desk_integrations.log.gone')}</span>
+              ),
+              'md:max-w-56',
+            )}
+            {cell('event', eventName(t, r.event_type), 'font-semibold text-ink-900')}
+            {cell('status', <AttemptStatus status={r.status} error={r.error} />)}
+            {cell(
+              'duration',
+              t('desk_integrations.log.ms', { n: formatNumber(lang, r.duration_ms) }),
+              'md:whitespace-nowrap',
+            )}
+            {cell(
+              'answer',
+              answer && (
+                <code
+                  dir="ltr"
+                  className="block max-h-24 overflow-hidden whitespace-pre-wrap break-all rounded bg-slate-50 px-2 py-1 text-xs text-ink-700"
                 >
-                  <button
-                    type="submit"
-                    className="btn-ghost whitespace-nowrap px-3 py-1 text-xs"
-                    aria-label={t('desk_integrations.log.replay_label', {
-                      event: eventName(t, r.event_type),
-                      when: formatDateTime(lang, r.at, config.timeZone),
-                    })}
-                  >
-                    {t('desk_integrations.log.replay')}
-                  </button>
-                </form>,
-              )}
-            </tr>
-          )
-        })}
-      </tbody>
-    </table>
+                  {answer}
+                </code>
+              ),
+              'md:max-w-xs',
+            )}
+            {cell(
+              'action',
+              <form
+                method="post"
+                action={`/desk/integrations/log/deliveries/${r.delivery_id}/replay`}
+              >
+                <button
+                  type="submit"
+                  className="btn-ghost whitespace-nowrap px-3 py-1 text-xs"
+                  aria-label={t('desk_integrations.log.replay_label', {
+                    event: eventName(t, r.event_type),
+                    when: formatDateTime(lang, r.at, config.timeZone),
+                  })}
+                >
+                  {t('desk_integrations.log.replay')}
+                </button>
+              </form>,
+            )}
+          </tr>
+        )
+      })}
+    </DeskCardTable>
   )
 }
 

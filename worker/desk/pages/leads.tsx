@@ -65,6 +65,70 @@ export function DeskTable({
   )
 }
 
+/**
+ * A desk table that becomes cards on a phone: on a wide screen a table; on a phone each row a
+ * card, its cells one under the other, each after its column's name (the head is then for
+ * screen readers only). Its cells are DeskCardCell's.
+ */
+export function DeskCardTable({
+  caption,
+  columns,
+  bodyClassName = '',
+  children,
+}: {
+  caption: string
+  /** The head's names; a name `hidden` is for screen readers only (an actions column). */
+  columns: { name: string; hidden?: boolean }[]
+  bodyClassName?: string
+  children: React.ReactNode
+}) {
+  return (
+    <table className="block w-full border-collapse text-start text-sm md:table">
+      <caption className="sr-only">{caption}</caption>
+      <thead className="sr-only bg-slate-50 text-ink-700 md:not-sr-only md:table-header-group">
+        <tr>
+          {columns.map((c) => (
+            <th key={c.name} scope="col" className="px-3 py-2 text-start font-semibold">
+              {c.hidden ? <span className="sr-only">{c.name}</span> : c.name}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody
+        className={`block md:table-row-group [&>tr]:(block border-t border-slate-200 py-2 align-top md:table-row md:py-0) [&>tr:first-child]:border-t-0 md:[&>tr:first-child]:border-t ${bodyClassName}`}
+      >
+        {children}
+      </tbody>
+    </table>
+  )
+}
+
+/** A cell of DeskCardTable: on a phone after its column's name, and left out when empty. */
+export function DeskCardCell({
+  name,
+  className = '',
+  children,
+}: {
+  name: string
+  className?: string
+  children: React.ReactNode
+}) {
+  return (
+    // (on a phone, an empty cell is left out of the card; the table keeps its dash)
+    <td
+      className={`${children ? 'flex' : 'hidden'} gap-3 px-3 py-1 md:table-cell md:py-2 ${className}`}
+    >
+      <span
+        aria-hidden="true"
+        className="w-24 shrink-0 text-xs font-semibold text-ink-600 md:hidden"
+      >
+        {name}
+      </span>
+      <span className="min-w-0 break-words">{children ?? '—'}</span>
+    </td>
+  )
+}
+
 /** Every desk page's top: where the staff member is, and the other sections. */
 export function DeskHeader({
   title,
