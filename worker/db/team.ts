@@ -56,15 +56,19 @@ const SEEN_EVERY_MS = 5 * 60_000
 /**
  * A member's visit to the desk: indexed if they were not (a role set outside the desk, with a
  * hosted service's admin API), seen now, and, from a session the desk has not seen before, a
- * desk sign-in in the history. Both statements are no-ops on most requests.
+ * desk sign-in in the history. Written at most every five minutes per session by an isolate (the
+ * statements would change nothing in between).
  */
-export function seeMember(
+export async function seeMember(
   db: D1Database,
   member: { id: string; email: string; sessionId: string },
   now = Date.now(),
 ) {
+  // this isolate wrote it for this session less than five minutes ago: nothing would change
+  const seen = lastSeen.get(member.id)
+  if (seen && seen.sessionId === member.sessionId && now - seen.at < SEEN_EVERY_MS) return
   const at = iso(now)
-  return db.batch([
+  await db.batch([
     db
       .prepare(
         `INSERT INTO desk_audit (actor_id, actor_email, action, target, detail)
@@ -82,7 +86,12 @@ export function seeMember(
       )
       .bind(member.id, member.email, at, member.sessionId, iso(now - SEEN_EVERY_MS)),
   ])
+  if (lastSeen.size > 1000) lastSeen.clear()
+  lastSeen.set(member.id, { sessionId: member.sessionId, at: now })
 }
+
+/** What this isolate last wrote for each member: a desk click is not a write each time. */
+const lastSeen = new Map<string, { sessionId: string; at: number }>()
 
 const INVITATION_COLUMNS = `id, email, role, language, invited_by_email, created_at, sent_at,
   expires_at, accepted_at, revoked_at`
