@@ -162,17 +162,14 @@ deskTeam.post('/invitations/:id{[0-9]+}/revoke', sameSiteOnly(), limitBody(1024)
   if (!invitation) return back(c, { error: 'invitation_closed' })
   const [revoked] = await db.batch([
     revokeInvitation(db, invitation.id),
-    db
-      .prepare(
-        `INSERT INTO desk_audit (actor_id, actor_email, action, target, detail)
-         SELECT ?, ?, 'team.invite_revoke', ?, ? WHERE changes() > 0`,
-      )
-      .bind(
-        staffOf(c).id,
-        staffOf(c).email,
-        `invite/${invitation.id}`,
-        JSON.stringify({ email: invitation.email, role: invitation.role }),
-      ),
+    audit(
+      db,
+      staffOf(c),
+      'team.invite_revoke',
+      `invite/${invitation.id}`,
+      { email: invitation.email, role: invitation.role },
+      true,
+    ),
   ])
   if (!revoked.results.length) return back(c, { error: 'invitation_closed' })
   return back(c, { done: 'revoked' })
