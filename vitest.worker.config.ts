@@ -23,6 +23,9 @@ export const ISOLATED = [
   'test/worker/content-pages.test.ts',
   // its Owner must be the site's only one (the database holds one)
   'test/worker/desk/team.test.ts',
+  // their running experiments would show other files' visitors a variant B
+  'test/worker/experiments/engine.test.ts',
+  'test/worker/desk/experiments.test.ts',
 ]
 
 /** The environment variables the global setups read their ports from. */

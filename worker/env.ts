@@ -22,6 +22,8 @@ export interface AppEnv {
     langSource: 'query' | 'cookie' | 'negotiated'
     config: SiteConfig
     secureHeadersNonce?: string
+    /** The experiments this page shows in B, as the cache keys it (experiments/page.ts). */
+    variants?: string
     /**
      * Set by the edge cache on a render of a page every anonymous visitor of its language
      * shares: how the renderer turns it into bytes, this response's nonce written in and the

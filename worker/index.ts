@@ -17,6 +17,7 @@ import type { Translator } from './i18n/translator'
 import { d1Session } from './middleware/d1-session'
 import { i18n } from './middleware/i18n'
 import { pageViews } from './middleware/page-views'
+import { experimentsOnPage } from './experiments/page'
 import { requestSize } from './middleware/request-size'
 import { security } from './middleware/security'
 import { bookings } from './api/bookings'
@@ -81,6 +82,7 @@ app.use(d1Session())
 app.use(i18n())
 app.use(requestSize())
 app.use(session())
+app.use(experimentsOnPage())
 app.use(pageViews())
 app.use(renderer())
 app.use(errorPages())

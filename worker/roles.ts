@@ -34,6 +34,8 @@ export const PERMISSIONS = [
   'history.read',
   /** Webhook endpoints, their secrets and the delivery log (desk/integrations.tsx). */
   'integrations.manage',
+  /** A/B tests of the site's texts: write, start, stop, pick a winner (desk/experiments.tsx). */
+  'experiments.manage',
   /** Hand ownership to an Admin. */
   'ownership.transfer',
 ] as const
@@ -45,6 +47,7 @@ const EDITOR: readonly Permission[] = [
   'content.write',
   'content.publish',
   'newsletters.send',
+  'experiments.manage',
   'visits.read',
   'speed.read',
 ]

@@ -47,7 +47,7 @@ export interface PageRoute {
 export const PAGE_ROUTES = [
   {
     path: '/',
-    cache: { shows: ['testimonial'] },
+    cache: { shows: ['testimonial', 'experiments'] },
     titleKey: 'meta.home_title',
     descriptionKey: 'meta.home_description',
     indexable: true,
@@ -71,7 +71,7 @@ export const PAGE_ROUTES = [
   },
   {
     path: '/services/:slug',
-    cache: {},
+    cache: { shows: ['experiments'] },
     indexable: true,
     paths: () => SERVICES.map((s) => `/services/${s.slug}`),
   },

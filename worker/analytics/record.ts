@@ -13,6 +13,7 @@ import { countedPath } from '../routes'
  *   blob3   country   blob4 colo   blob5 referrer host   blob6 device: mobile | tablet | desktop
  *   blob7   'bot' | 'human'   blob8 'signed-in' | 'signed-out'   blob9 event properties (JSON)
  *   blob10  web vital: LCP | INP | CLS | FCP | TTFB   blob11 its rating   blob12 deploy version
+ *   (exp_exposure, exp_conversion: blob10 the experiment's id, blob11 the variant, A or B)
  *   double1 HTTP status   double2 render time in ms   double3 count (1)   double4 the vital's value
  * Never: cookies, IP addresses, user agents, e-mails or names.
  */
@@ -24,6 +25,8 @@ export interface DataPoint {
   props?: Record<string, string | number | boolean>
   /** a Core Web Vital of the visit (api/vitals.ts) */
   vital?: { metric: MetricName; value: number; rating: Rating; version: string }
+  /** An experiment's exposure or conversion (experiments/counting.ts) */
+  experiment?: { id: number; variant: 'A' | 'B' }
 }
 
 export function deviceClass(userAgent: string): 'mobile' | 'tablet' | 'desktop' {
@@ -91,6 +94,7 @@ export function dataPointOf(visit: Visit, p: DataPoint): AnalyticsEngineDataPoin
       visit.signedIn ? 'signed-in' : 'signed-out',
       p.props ? JSON.stringify(p.props) : '',
       ...(p.vital ? [p.vital.metric, p.vital.rating, p.vital.version] : []),
+      ...(p.experiment ? [String(p.experiment.id), p.experiment.variant] : []),
     ],
     doubles: [p.status ?? 200, p.renderMs ?? 0, 1, ...(p.vital ? [p.vital.value] : [])],
   }

@@ -1,7 +1,13 @@
 import { Hono } from 'hono'
-import { setCookie } from 'hono/cookie'
+import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
 import * as v from 'valibot'
 import { httpOnlyCookie } from '../cookies'
+import {
+  EXPOSURES_COOKIE,
+  newVisitorId,
+  VISITOR_COOKIE,
+  VISITOR_SECONDS,
+} from '../experiments/visitor'
 import type { AppEnv } from '../env'
 import { CONSENT_COOKIE } from '../render/consent'
 import { limitBody, sameSiteOnly } from '../middleware/form-guard'
@@ -29,6 +35,13 @@ consent.post('/', sameSiteOnly(), limitBody(1024), async (c) => {
   const parsed = v.safeParse(ChoiceSchema, body)
   if (!parsed.success) return c.json({ error: c.var.t('errors.invalid') }, 400)
   setCookie(c, CONSENT_COOKIE, parsed.output.choice, httpOnlyCookie(c, '/', SIX_MONTHS))
+  // the experiments' visitor id comes with consent and goes with it (experiments/visitor.ts)
+  if (parsed.output.choice === 'granted') {
+    if (!getCookie(c, VISITOR_COOKIE))
+      setCookie(c, VISITOR_COOKIE, newVisitorId(), httpOnlyCookie(c, '/', VISITOR_SECONDS))
+  } else
+    for (const name of [VISITOR_COOKIE, EXPOSURES_COOKIE])
+      if (getCookie(c, name)) deleteCookie(c, name, httpOnlyCookie(c, '/', 0))
   if (type.startsWith('application/json')) return c.body(null, 204)
   const back = new URL(c.req.header('Referer') ?? '/', c.req.url)
   return c.redirect(

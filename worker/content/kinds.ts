@@ -233,6 +233,7 @@ export function formValues(
 
 /**
  * The pages' cache tags: a page that shows a kind is cached under its generation
- * (content/generations.ts); routes.ts says which page shows which.
+ * (content/generations.ts); routes.ts says which page shows which. `experiments`: the running
+ * experiments and the texts past winners made the pages' own (experiments/state.ts).
  */
-export type ContentTag = ContentKind
+export type ContentTag = ContentKind | 'experiments'

@@ -1,3 +1,4 @@
+import type { ContentTag } from '../content/kinds'
 import type { Lang } from '../../client/lib/languages'
 import type { ContentKind, ContentStatus } from './content-kinds'
 import { audit } from './desk'
@@ -315,7 +316,11 @@ export const snapshotOf = (item: FullItem): Snapshot => ({
 /** The trigger's words when a save names a version that is no longer the newest. */
 export const isStaleSave = (err: unknown) => String(err).includes('content: stale version')
 
-const bumpGeneration = (db: D1Database, tag: string, at: string) =>
+/**
+ * Raises a tag's generation: every cached copy of the pages that show it is no longer found
+ * (content/generations.ts). In the change's own batch.
+ */
+export const bumpGeneration = (db: D1Database, tag: ContentTag, at: string) =>
   db
     .prepare(
       `INSERT INTO content_generations (tag, generation, changed_at) VALUES (?, 1, ?)

@@ -141,3 +141,17 @@ export function createTranslator(lang: Lang): Translator {
   translators.set(lang, t)
   return t
 }
+
+/**
+ * The translator with some strings of its own (experiments/assignments.ts: a variant B, a past
+ * winner's text) in place of the locale file's; everything else as `t` has it.
+ */
+export function withTexts(t: Translator, texts: Record<string, string>): Translator {
+  const own = ((key: MessageKey, params?: Params, fallback?: string) =>
+    Object.hasOwn(texts, key) && !params ? texts[key]! : t(key, params, fallback)) as Translator
+  own.plural = t.plural
+  own.forms = t.forms
+  own.data = t.data
+  own.lang = t.lang
+  return own
+}

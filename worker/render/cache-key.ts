@@ -11,7 +11,8 @@ import { FLASH_COOKIE } from './flash'
 /**
  * What the edge cache keys a page by (render/edge-cache.ts): the HTML varies by path, language,
  * how the language was chosen (the selector's hint), the tracker consent, the route's own query
- * parameters and the deploy; nothing else of an anonymous request reaches the page.
+ * parameters, the experiments showing the visitor B (experiments/page.ts) and the deploy;
+ * nothing else of an anonymous request reaches the page.
  */
 
 /**
@@ -89,12 +90,16 @@ export function readRequest(request: Request) {
     request.headers.get('Accept-Language') ?? undefined,
   )
   /**
-   * The key of this request for a page keyed by the parameters `query` (routes.ts), and by the
-   * generations of the content it shows (`content`, content/generations.ts).
+   * The key of this request for a page keyed by the parameters `query` (routes.ts), by the
+   * generations of the content it shows (`content`, content/generations.ts) and by the
+   * experiments it shows in B (`variants`).
    */
-  const key = (deploy: string, query: readonly string[], content = '') => {
-    let key = `${page}?lang=${lang}&via=${via}&consent=${consentIn(cookies[CONSENT_COOKIE])}&build=${deploy}`
+  const consent = consentIn(cookies[CONSENT_COOKIE])
+  const key = (deploy: string, query: readonly string[], content = '', variants = '') => {
+    let key = `${page}?lang=${lang}&via=${via}&consent=${consent}&build=${deploy}`
     if (content) key += `&content=${content}`
+    // the experiments showing this visitor B (experiments/assignments.ts variantKey)
+    if (variants) key += `&b=${variants}`
     for (const name of query) {
       const value = param(name)
       if (value !== undefined) key += `&q.${name}=${encodeURIComponent(value)}`
@@ -103,5 +108,5 @@ export function readRequest(request: Request) {
   }
   /** A cookie of someone's own state: the page is rendered for them alone. */
   const personal = Object.keys(cookies).some(isPersonalCookie)
-  return { page, param, personal, lang, key }
+  return { page, param, personal, lang, key, cookies, consent }
 }

@@ -125,7 +125,12 @@ export function edgeCache({
     if (c.var.user || personal) return next()
     const nonce = c.get('secureHeadersNonce') ?? ''
     const content = shows.length ? generationKey(await currentGenerations(c.env.DB), shows) : ''
-    const key = keyFor(await deployId(c.var.config, c.env.CF_VERSION_METADATA?.id), query, content)
+    const key = keyFor(
+      await deployId(c.var.config, c.env.CF_VERSION_METADATA?.id),
+      query,
+      content,
+      c.var.variants,
+    )
     willAnswer(c.req.raw, { key, page, query, shows, nonce })
     // D1 not answering (the generations unread): the content's last copy at any age
     const down = shows.length > 0 && databaseDown()

@@ -13,6 +13,7 @@ import { databaseDown } from '../db/outage'
 import { withNonceJoined, type Copy } from './nonce-slots'
 import { freshGenerations, generationKey } from '../content/generations'
 import type { ContentTag } from '../content/kinds'
+import { variantsFromMemory } from '../experiments/page'
 
 /**
  * The isolate's own copies of its busiest pages, in front of the Cache API (render/edge-cache.ts).
@@ -140,7 +141,7 @@ export function answerFromMemory(
     return undefined
   // D1 not answering: the app serves the copies, saying they are stale
   if (databaseDown()) return undefined
-  const { page, param, personal, lang, key: keyFor } = readRequest(request)
+  const { page, param, personal, lang, key: keyFor, cookies, consent } = readRequest(request)
   const known = queryNames.get(page)
   const path = page.slice(page.indexOf('/', page.indexOf('//') + 2))
   // (an escaped path is counted as the app decodes it: the app answers it)
@@ -151,7 +152,10 @@ export function answerFromMemory(
   // the content's generations as lately read (else the app reads them again)
   const generations = known.shows.length ? freshGenerations() : {}
   if (!generations) return undefined
-  const key = keyFor(deploy, known.query, generationKey(generations, known.shows))
+  // the experiments' variants, where the memory can tell them without a cookie to set
+  const variants = variantsFromMemory(request, path, lang, cookies, consent)
+  if (variants === undefined) return undefined
+  const key = keyFor(deploy, known.query, generationKey(generations, known.shows), variants)
   const answer = answers.get(key)
   const copy = answer && recalled(key)
   if (!answer || !copy) return undefined

@@ -1,4 +1,5 @@
 import type { Context } from 'hono'
+import { countConversion } from '../experiments/counting'
 import { isLang } from '../../client/lib/languages'
 import { endOf, guardFor, loadAvailability } from '../booking/availability'
 import { bookingUid, uidOf } from '../booking/invitation'
@@ -102,6 +103,7 @@ export async function book(
   enqueue(c, insertedIds(results, [1, 2]))
   dispatch(c, results[4])
   c.executionCtx.waitUntil(syncSoon(c.env))
+  await countConversion(c, 'booking')
   return {
     booking: { ...b, id: inserted[0].id, token, sequence: 0 } satisfies Booking,
     /** The visitor's confirmation goes (not over a ceiling). */

@@ -11,6 +11,7 @@ import { signUp, statusOf, type NewSubscriber, type SubscriberStatus } from '../
 import type { AppEnv } from '../env'
 import { enqueue, insertedIds, mailGoes, mailRow, writerOf } from '../mail/enqueue'
 import { dispatch, emit, eventOf } from '../webhooks/events'
+import { countConversion } from '../experiments/counting'
 
 /**
  * Storing a lead and writing the e-mail that confirms it are one D1 batch (one transaction):
@@ -70,6 +71,7 @@ export async function subscribe(c: Context<AppEnv>, s: NewSubscriber, checked: b
       data: { kind: 'subscriber', language: s.language, form: s.form, source: s.source },
       personal: { name: s.name, email: s.email },
     })
+  if (checked && added && !wasListed(results[0])) await countConversion(c, 'newsletter')
   return { alreadySubscribed: wasListed(results[0]), mailed: checked && mailGoes(results, 2) }
 }
 
@@ -121,6 +123,7 @@ export async function requestGuide(c: Context<AppEnv>, r: NewGuideRequest, check
       data: { kind: 'guide', language: r.language, guide: r.guide, page: `/guides/${r.guide}` },
       personal: { name: r.name, email: r.email },
     })
+  if (!repeat) await countConversion(c, 'guide')
   const before = (results[2].results[0] as { status?: string } | undefined)?.status
   return {
     alreadySubscribed: wasListed(results[0]),
@@ -160,4 +163,5 @@ export async function sendContactMessage(c: Context<AppEnv>, m: ContactMessage) 
   ])
   enqueue(c, insertedIds(results, [1]))
   dispatch(c, results[3])
+  await countConversion(c, 'contact')
 }
