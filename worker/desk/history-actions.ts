@@ -46,6 +46,15 @@ export const ACTION_GROUPS = {
     'integration.replay',
     'integration.replay_failed',
   ],
+  experiments: [
+    'experiment.create',
+    'experiment.update',
+    'experiment.start',
+    'experiment.pause',
+    'experiment.resume',
+    'experiment.stop',
+    'experiment.winner',
+  ],
   sign_ins: ['desk.sign_in'],
   history: ['history.export'],
 } as const

@@ -110,6 +110,9 @@ function readCursor(raw: string | undefined): HistoryCursor | null {
 function hrefOf(target: string | null, found: Map<string, number | string>) {
   if (!target) return undefined
   if (target === 'mail/held') return '/desk/mail?status=held'
+  // (an experiment is never deleted: archived, it keeps its page)
+  const experiment = /^experiment\/(\d+)$/.exec(target)
+  if (experiment) return `/desk/experiments/${experiment[1]}`
   const id = found.get(target)
   if (id === undefined) return undefined
   const [kind] = target.split('/')

@@ -22,8 +22,9 @@ export function experimentsOnPage(): MiddlewareHandler<AppEnv> {
     if (c.req.method !== 'GET' || !TARGET_PATHS.has(c.req.path)) return next()
     const live = await liveExperiments(c.env.DB)
     const { cookies, consent } = readRequest(c.req.raw)
-    let { visitor, wantsId } = countedVisitor(cookies, c.req.header('User-Agent') ?? '', consent)
-    if (wantsId) {
+    const counted = countedVisitor(cookies, c.req.header('User-Agent') ?? '', consent)
+    let visitor = counted.visitor
+    if (counted.wantsId) {
       // consent given, no id yet (or one that expired): theirs from this page on
       visitor = { id: newVisitorId(), exposures: new Map() }
       setCookie(c, VISITOR_COOKIE, visitor.id, httpOnlyCookie(c, '/', VISITOR_SECONDS))

@@ -1,7 +1,6 @@
 import { env, SELF } from 'cloudflare:test'
 import { beforeAll, describe, expect, it } from 'vitest'
 import en from '../../../locales/en.json'
-import ar from '../../../locales/ar.json'
 import { bucket, variantOf } from '../../../worker/experiments/assign'
 import { randomIp } from '../random-ip'
 
