@@ -108,11 +108,26 @@ await Promise.all([checks, tests])
 let passed = 0
 let failed = 0
 let skipped = 0
+/** The failed tests by name, repeated at the very end: CI keeps only the last lines of a run. */
+const failures = []
 if (existsSync('test-results/tests.json')) {
   const r = JSON.parse(readFileSync('test-results/tests.json', 'utf8'))
   passed = r.numPassedTests
   failed = r.numFailedTests
   skipped = r.numPendingTests + r.numTodoTests
+  for (const file of r.testResults) {
+    const name = file.name.slice(file.name.indexOf('/test/') + 1)
+    const tests = file.assertionResults.filter((t) => t.status === 'failed')
+    for (const t of tests)
+      failures.push(
+        `${name} > ${t.fullName}: ${String(t.failureMessages?.[0] ?? '')
+          .split('\n')[0]
+          .slice(0, 300)}`,
+      )
+    // a file that failed outside its tests (a hook, an import)
+    if (!tests.length && file.status === 'failed')
+      failures.push(`${name}: ${String(file.message).slice(0, 300)}`)
+  }
 }
 // A step that failed without failing a test (format, lint, types, a crashed runner) still
 // fails the run.
@@ -123,6 +138,7 @@ console.log(
   '\n' + steps.map((s) => `${s.ok ? 'ok  ' : 'FAIL'} ${s.name} (${s.seconds}s)`).join('\n'),
 )
 // the whole run against its budget (docs/testing.md): ten minutes on the two-core machine
+if (failures.length) console.log(`\nFailed:\n${failures.map((f) => `  ${f}`).join('\n')}`)
 console.log(`npm test took ${Math.round(process.uptime())} s (budget 600 s)`)
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`)
 process.exit(failed || steps.some((s) => !s.ok) ? 1 : 0)
