@@ -24,6 +24,8 @@ export interface AppEnv {
     secureHeadersNonce?: string
     /** The experiments this page shows in B, as the cache keys it (experiments/page.ts). */
     variants?: string
+    /** A running experiment shows this page in B to some visitors: the consent banner asks. */
+    experimentsRun?: boolean
     /**
      * Set by the edge cache on a render of a page every anonymous visitor of its language
      * shares: how the renderer turns it into bytes, this response's nonce written in and the

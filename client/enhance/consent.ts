@@ -12,10 +12,10 @@ const loadTrackers = (ids: TrackerIds) =>
  * and, if it is yes, the trackers load at once. The footer's cookie settings reopen it.
  */
 export function enhanceConsent() {
+  // (no trackers: the banner asks for an experiment's count alone)
   const raw = document.body.dataset.trackers
-  if (!raw) return
-  const ids = JSON.parse(raw) as TrackerIds
-  if (document.body.dataset.consent === 'granted') void loadTrackers(ids)
+  const ids = raw ? (JSON.parse(raw) as TrackerIds) : undefined
+  if (ids && document.body.dataset.consent === 'granted') void loadTrackers(ids)
 
   const banner = document.getElementById('consent-banner')
   if (!banner) return
@@ -31,7 +31,7 @@ export function enhanceConsent() {
     if (!res?.ok) return
     document.body.dataset.consent = choice
     banner.hidden = true
-    if (choice === 'granted') void loadTrackers(ids)
+    if (ids && choice === 'granted') void loadTrackers(ids)
     // Withdrawing consent: the trackers already running on this page stop with the next page.
   })
   document.addEventListener('click', (event) => {

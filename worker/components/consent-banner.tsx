@@ -1,11 +1,22 @@
 import { usePage } from '../render/context'
 
 /**
- * Asks before any tracker loads (UK GDPR / PECR): Accept and Reject look alike, the privacy
- * policy is one click away. Shown only when a tracker is configured and nothing was chosen yet;
+ * Asks before any tracker loads, or an experiment counts the visitor (UK GDPR / PECR): Accept
+ * and Reject look alike, the privacy policy is one click away. Shown only when a tracker is
+ * configured or an experiment runs on the page, and nothing was chosen yet;
  * the footer's cookie settings bring it back. A plain form, so it works without JavaScript.
  */
-export function ConsentBanner({ open }: { open: boolean }) {
+export function ConsentBanner({
+  open,
+  trackers,
+  tests,
+}: {
+  open: boolean
+  /** Google Analytics or the Meta Pixel are configured. */
+  trackers: boolean
+  /** An experiment runs on the page (experiments/page.ts). */
+  tests: boolean
+}) {
   const { t } = usePage()
   const button =
     'btn min-w-28 border-2 border-white bg-white px-5 py-2.5 text-sm text-ink-900 hover:bg-slate-100'
@@ -26,7 +37,8 @@ export function ConsentBanner({ open }: { open: boolean }) {
             {t('consent.title')}
           </h2>
           <p className="m-0 mt-1 text-sm text-slate-300">
-            {t('consent.text')}{' '}
+            {trackers && <>{t('consent.text')} </>}
+            {tests && <>{t('consent.text_tests')} </>}
             <a href="/privacy-policy" className="text-white underline">
               {t('consent.privacy')}
             </a>

@@ -1,5 +1,4 @@
 import { Icon } from './page-icon'
-import { hasTrackers } from '../config'
 import { unbroken } from '../i18n/format'
 import type { MessageKey } from '../i18n/translator'
 import { usePage } from '../render/context'
@@ -43,7 +42,8 @@ const linkClass = 'text-slate-300 no-underline hover:text-white hover:underline'
 const badgeClass = 'flex items-center gap-2 rounded-full border border-white/15 px-3 py-1.5'
 
 /** Site footer (SPEC §2). */
-export function Footer() {
+/** `consentSettings`: the page asks for consent (trackers, an experiment): the link reopens it. */
+export function Footer({ consentSettings }: { consentSettings: boolean }) {
   const { t, config } = usePage()
   // oxlint-disable-next-line react/purity -- rendered on the server only, once per request
   const year = new Date().getUTCFullYear()
@@ -170,7 +170,7 @@ export function Footer() {
             <span>
               © {year} {t('meta.site_name')}. {t('footer.rights')}
             </span>
-            {hasTrackers(config) && (
+            {consentSettings && (
               <a
                 href="/privacy-policy#consent"
                 data-consent-settings

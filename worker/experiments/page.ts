@@ -33,6 +33,7 @@ export function experimentsOnPage(): MiddlewareHandler<AppEnv> {
     const texts = textsFor(c.req.path, c.var.lang, live, assignments)
     if (Object.keys(texts).length) c.set('t', withTexts(c.var.t, texts))
     c.set('variants', variantKey(assignments))
+    c.set('experimentsRun', assignments.length > 0)
     await next()
     const html = (c.res.headers.get('Content-Type') ?? '').startsWith('text/html')
     if (visitor && assignments.length && c.res.status === 200 && html)

@@ -194,7 +194,7 @@ function Document({
   langSource,
   children,
 }: DocumentProps) {
-  const { t, lang, config, path, nonce, user } = usePage()
+  const { t, lang, config, path, nonce, user, experimentsRun } = usePage()
   const canonical = canonicalPath ?? path
   const urlIn = (l: string) => pageUrl(config.siteUrl, canonical, l)
   // a card shared from it is in the language of its text
@@ -202,6 +202,8 @@ function Document({
   // never on the agency's own pages (their titles name the people who wrote in), nor on the
   // page of an e-mailed secret (routes.ts `secretLink`): nothing of the trackers is in those
   const trackers = hasTrackers(config) && !workspace && !secretRouteOf(path)
+  // a running experiment counts only visitors who said yes: its pages ask too
+  const tests = experimentsRun && !workspace && !secretRouteOf(path)
   return (
     <html lang={lang} dir={dirOf(lang)} data-lang-source={langSource}>
       <head>
@@ -268,7 +270,7 @@ function Document({
       <body
         className="min-h-screen bg-white font-sans text-ink-900 antialiased"
         data-trackers={trackers ? JSON.stringify(config.trackers) : undefined}
-        data-consent={trackers ? consent : undefined}
+        data-consent={trackers || tests ? consent : undefined}
         data-flash={flash}
         data-session={user ? user.email : ''}
         // what a form's button says while it is sent (client/enhance/busy-forms.ts)
@@ -307,7 +309,7 @@ function Document({
             <main id="main" tabIndex={-1} className="outline-none">
               {children}
             </main>
-            <PageTail quiet={quiet} consent={consent} trackers={trackers} />
+            <PageTail quiet={quiet} consent={consent} trackers={trackers} tests={tests} />
           </>
         )}
         <NoticeHost />

@@ -24,18 +24,22 @@ interface TailProps {
   consent: Consent
   /** Trackers are configured and this page may have them (not an e-mailed secret's page). */
   trackers: boolean
+  /** An experiment runs on this page (experiments/page.ts), which counts only those who agree. */
+  tests: boolean
 }
 
-function Tail({ quiet, consent, trackers }: TailProps) {
+function Tail({ quiet, consent, trackers, tests }: TailProps) {
   return (
     <>
-      <Footer />
+      <Footer consentSettings={trackers || tests} />
       {/* an errand page's buttons (cancel a booking, confirm) are never under them; the
           footer keeps WhatsApp and the booking link */}
       {!quiet && <FloatingActions />}
       <BookingDialog />
       {!quiet && <WelcomePopup />}
-      {trackers && <ConsentBanner open={consent === 'unset'} />}
+      {(trackers || tests) && (
+        <ConsentBanner open={consent === 'unset'} trackers={trackers} tests={tests} />
+      )}
     </>
   )
 }
@@ -54,10 +58,10 @@ export function PageTail(props: TailProps) {
         <Tail {...props} />
       </div>
     )
-  const { quiet, consent, trackers } = props
+  const { quiet, consent, trackers, tests } = props
   // the footer's copyright year is the only thing of the clock in it
   // oxlint-disable-next-line react/purity -- rendered on the server only, once per request
-  const key = `${c.get('lang')}.${quiet}.${consent}.${trackers}.${new Date().getUTCFullYear()}`
+  const key = `${c.get('lang')}.${quiet}.${consent}.${trackers}.${tests}.${new Date().getUTCFullYear()}`
   let variants = tails.get(config)
   if (!variants) tails.set(config, (variants = new Map()))
   const html = pastedHtml(

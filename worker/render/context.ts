@@ -31,6 +31,8 @@ export function usePage() {
     heldMail: c.get('heldMail') ?? 0,
     /** Desk pages: the staff member's role, which decides the bar and the actions shown. */
     deskRole: c.get('deskRole'),
+    /** An experiment runs on this page (experiments/page.ts): the consent banner asks for it. */
+    experimentsRun: Boolean(c.get('experimentsRun')),
   }
 }
 

@@ -158,6 +158,40 @@ describe('a page with an experiment', () => {
   })
 })
 
+describe('consent', () => {
+  it('is asked on a page an experiment runs on, even with no tracker configured, and not elsewhere', async () => {
+    const page = await (await home('en', {})).text()
+    expect(page).toContain('id="consent-banner"')
+    expect(page).toContain(en.consent.text_tests)
+    // the footer's link brings the banner back (to withdraw)
+    expect(page).toContain('data-consent-settings')
+    const about = await (
+      await SELF.fetch('https://example.com/about?lang=en', { headers: { 'User-Agent': CHROME } })
+    ).text()
+    expect(about).not.toContain('id="consent-banner"')
+    expect(about).not.toContain('data-consent-settings')
+  })
+
+  it('given, brings an id; refused, takes the id and the exposures away', async () => {
+    const form = (choice: string, cookie = '') =>
+      SELF.fetch('https://example.com/api/consent', {
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/json',
+          Origin: 'https://example.com',
+          Cookie: cookie,
+        },
+        body: JSON.stringify({ choice }),
+      })
+    const granted = await form('granted')
+    expect(setCookie(granted, 'visitor-id')).toMatch(/^[A-Za-z0-9_-]{22}$/)
+    const denied = await form('denied', `visitor-id=${idIn('B')}; experiments=${experimentId}.1`)
+    const gone = denied.headers.getSetCookie()
+    expect(gone.find((c) => c.startsWith('visitor-id=;'))).toMatch(/Max-Age=0/)
+    expect(gone.find((c) => c.startsWith('experiments=;'))).toMatch(/Max-Age=0/)
+  })
+})
+
 describe('a conversion', () => {
   const contact = (cookies: Record<string, string>) =>
     SELF.fetch('https://example.com/api/contact', {
