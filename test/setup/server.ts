@@ -28,6 +28,10 @@ declare module 'vitest' {
     /** The local Turnstile stand-in every server's forms are challenged by (its base URL; its
      * `/__standin/verifications` lists the siteverify calls it received). */
     turnstileURL: string
+    /** The same build on a D1 of its own for the experiments' test (test/e2e/experiments.test.ts):
+     * an experiment running there asks every visitor of its page for consent and shows some of
+     * them B, which no other file's visitors should meet. */
+    experimentsURL: string
     /** The local webhook catcher `npm start` runs (its base URL; `/api/deliveries` lists what
      * arrived, each checked against the main server's endpoints' secrets). */
     webhookCatcherURL: string
@@ -39,6 +43,7 @@ export const TRACKERS_STATE = '.wrangler/e2e-trackers'
 const AUTH_STATE = '.wrangler/e2e-auth-service'
 const REMOTE_STATE = '.wrangler/e2e-remote-site'
 const BROKEN_STATE = '.wrangler/e2e-broken-d1'
+const EXPERIMENTS_STATE = '.wrangler/e2e-experiments'
 const CALDAV_STATE = '.wrangler/e2e-caldav'
 /** One D1 migrated once, copied for each server (each migration is a wrangler run of its own). */
 const MIGRATED_STATE = '.wrangler/e2e-migrated'
@@ -57,11 +62,12 @@ export const CLAIMS_DIR = 'test-results/claimed-slots'
 
 /**
  * Builds the site and serves it on fresh, migrated local D1s (migrated once, then copied), as
- * `npm start` does: once as
- * configured by default, once with trackers, a pair for the remote auth mode (one instance's
- * built-in service as the other's AUTH_URL), and one on a D1 never migrated (the smoke test's
- * failure). Their ports are handed out at once and they start in the background, one after
- * another (five at once beside the worker tests overran a start), while the worker tests run; each browser test file waits for READY_FILE before its first test.
+ * `npm start` does: once as configured by default, once with trackers, a pair for the remote
+ * auth mode (one instance's built-in service as the other's AUTH_URL), one on a D1 never
+ * migrated (the smoke test's failure) and one for the experiments' test. Their ports are handed
+ * out at once and they start in the background, one after another (five at once beside the
+ * worker tests overran a start), while the worker tests run; each browser test file waits for
+ * READY_FILE before its first test.
  */
 export default async function setup(project: TestProject) {
   mkdirSync('test-results', { recursive: true })
@@ -73,12 +79,13 @@ export default async function setup(project: TestProject) {
     AUTH_STATE,
     REMOTE_STATE,
     BROKEN_STATE,
+    EXPERIMENTS_STATE,
     CALDAV_STATE,
     MIGRATED_STATE,
   ])
     rmSync(state, { recursive: true, force: true })
-  const [main, trackers, authService, remoteSite, brokenD1] = await Promise.all(
-    Array.from({ length: 5 }, () => freePort()),
+  const [main, trackers, authService, remoteSite, brokenD1, experiments] = await Promise.all(
+    Array.from({ length: 6 }, () => freePort()),
   )
   const url = (port: number) => `http://127.0.0.1:${port}`
   // every server delivers its e-mails to one local catcher, as `npm start` does
@@ -89,6 +96,7 @@ export default async function setup(project: TestProject) {
   project.provide('authServiceURL', url(authService))
   project.provide('remoteSiteURL', url(remoteSite))
   project.provide('brokenD1URL', url(brokenD1))
+  project.provide('experimentsURL', url(experiments))
   // the main server's agency calendar, as `npm start` gives it one; read again every second
   // here (README: Booking), so a test sees the agency's new event at its next page
   const calendar = await startCalDavServer({
@@ -161,6 +169,11 @@ export default async function setup(project: TestProject) {
           },
         },
         { port: brokenD1, persistTo: BROKEN_STATE, vars: common, migrated: false, quiet: true },
+        {
+          port: experiments,
+          persistTo: EXPERIMENTS_STATE,
+          vars: { ...common, SITE_URL: url(experiments) },
+        },
       ]) {
         if (options.migrated !== false)
           cpSync(`${MIGRATED_STATE}/v3/d1`, `${options.persistTo}/v3/d1`, { recursive: true })
