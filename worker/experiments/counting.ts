@@ -22,14 +22,11 @@ import {
  * `experiments` cookie remembers which were counted (experiments/visitor.ts).
  */
 
-/** Ids of the running experiments: the cookie keeps only theirs. */
-const runningIds = (running: readonly { id: number }[]) => new Set(running.map((e) => e.id))
-
-function keepExposures(c: Context<AppEnv>, visitor: Counted, running: ReadonlySet<number>) {
+function keepExposures(c: Context<AppEnv>, visitor: Counted) {
   setCookie(
     c,
     EXPOSURES_COOKIE,
-    serializeExposures(visitor.exposures, running),
+    serializeExposures(visitor.exposures),
     httpOnlyCookie(c, '/', VISITOR_SECONDS),
   )
 }
@@ -39,7 +36,6 @@ export function countExposures(
   c: Context<AppEnv>,
   visitor: Counted,
   assignments: readonly Assignment[],
-  running: ReadonlySet<number>,
 ) {
   const now = Date.now()
   let counted = false
@@ -53,7 +49,7 @@ export function countExposures(
     })
     counted = true
   }
-  if (counted) keepExposures(c, visitor, running)
+  if (counted) keepExposures(c, visitor)
 }
 
 /**
@@ -88,11 +84,9 @@ export async function countConversion(c: Context<AppEnv>, conversion: Conversion
       })
       counted = true
     }
-    if (counted) keepExposures(c, visitor, runningIds(live.running))
+    if (counted) keepExposures(c, visitor)
   } catch (err) {
     // a count lost, never the visitor's booking or message
     console.error('experiments: conversion not counted', err)
   }
 }
-
-export { runningIds }

@@ -6,7 +6,7 @@ import type { AppEnv } from '../env'
 import { withTexts } from '../i18n/translator'
 import { readRequest } from '../render/cache-key'
 import { assignmentsFor, textsFor, variantKey } from './assignments'
-import { countExposures, runningIds } from './counting'
+import { countExposures } from './counting'
 import { knownLive, liveExperiments } from './state'
 import { TARGET_PATHS } from './targets'
 import { countedVisitor, newVisitorId, VISITOR_COOKIE, VISITOR_SECONDS } from './visitor'
@@ -37,7 +37,7 @@ export function experimentsOnPage(): MiddlewareHandler<AppEnv> {
     await next()
     const html = (c.res.headers.get('Content-Type') ?? '').startsWith('text/html')
     if (visitor && assignments.length && c.res.status === 200 && html)
-      countExposures(c, visitor, assignments, runningIds(live.running))
+      countExposures(c, visitor, assignments)
   }
 }
 

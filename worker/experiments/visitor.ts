@@ -38,10 +38,17 @@ export function parseExposures(value: string | undefined): Map<number, Exposure>
   return exposures
 }
 
-/** The cookie's value, only for experiments still in `keep` (ended ones drop out). */
-export const serializeExposures = (exposures: Map<number, Exposure>, keep: ReadonlySet<number>) =>
+/** Entries the cookie keeps at most, the newest: far more experiments than ever run at once. */
+const KEPT = 24
+
+/**
+ * The cookie's value. A paused experiment's entry stays (resumed, it must not count the visitor
+ * again); the oldest go past KEPT.
+ */
+export const serializeExposures = (exposures: Map<number, Exposure>) =>
   [...exposures]
-    .filter(([id]) => keep.has(id))
+    .sort(([, a], [, b]) => b.at - a.at)
+    .slice(0, KEPT)
     .map(([id, e]) => `${id}.${Math.floor(e.at / 1000)}${e.converted ? '.c' : ''}`)
     .join('-')
 
