@@ -1,6 +1,7 @@
 // `npm run stats`: what the agency needs at a glance — visits, top pages, languages, countries,
 // referrers, conversions by event, and real visitors' speed (the desk's Speed page: Core Web
-// Vitals at the 75th percentile) — over the last N days (default 30).
+// Vitals at the 75th percentile) — over the last N days (default 30); then each experiment that
+// has started, over its own days (docs/experiments.md).
 //   npm run stats                 from the local development copy in D1 (works on a fresh clone)
 //   npm run stats -- --days 7
 //   npm run stats -- --remote     from Workers Analytics Engine's SQL API; needs
@@ -150,4 +151,95 @@ else {
         `  ${(r.label || '(none)').padEnd(width)}  ${String(r.visits).padStart(5)}  ${METRIC_NAMES.map((m) => p75(m, r.figures[m]).padStart(8)).join(' ')}`,
       )
   }
+}
+
+// Experiments (docs/experiments.md): every one that has started, with the desk's own figures
+// (worker/experiments/results.ts and stats.ts). The experiments themselves are in D1, the local
+// copy or (--remote) production's.
+const { experimentCounts } = await jiti.import('../worker/experiments/results.ts')
+const { analyse, MIN_CONVERSIONS, MIN_DAYS } = await jiti.import('../worker/experiments/stats.ts')
+console.log(
+  `\nExperiments (B against A; a verdict needs ${MIN_DAYS} days and ${MIN_CONVERSIONS} conversions in each variant)`,
+)
+let experiments = []
+try {
+  experiments = queryD1(
+    "SELECT id, target, status, split_b, goal, winner, results, started_at, ended_at FROM experiments WHERE status != 'draft' ORDER BY id",
+    { remote },
+  )
+} catch (err) {
+  if (!/no such table/.test(`${err?.message}${err?.stderr}`)) throw err
+  console.log('  (no experiments table: apply the migrations)')
+}
+const percent = (x, digits = 2) => `${(x * 100).toFixed(digits)}%`
+// (a chance shown as 100.0% would claim a certainty no count gives)
+const chance = (x) => (x > 0.999 ? 'over 99.9%' : x < 0.001 ? 'under 0.1%' : percent(x, 1))
+const rateOf = (arm, interval) =>
+  `${arm.conversions}/${arm.visitors}` +
+  (interval
+    ? ` = ${percent(interval.rate)} (95%: ${percent(interval.low)} to ${percent(interval.high)})`
+    : '')
+if (!experiments.length) console.log('  (no experiments yet)')
+for (const e of experiments) {
+  const startedAt = Date.parse(e.started_at)
+  const endedAt = e.ended_at ? Date.parse(e.ended_at) : Date.now()
+  const state = e.status === 'archived' ? `archived, winner ${e.winner ?? 'none'}` : e.status
+  console.log(`\n  #${e.id} ${e.target}: ${state}; goal ${e.goal}; ${e.split_b}% of visitors to B`)
+  if (!Number.isFinite(startedAt)) {
+    console.log('    (never started)')
+    continue
+  }
+  const counts = await experimentCounts(
+    { store: remote ? 'analytics-engine' : 'dev-mirror', query: ask },
+    e.id,
+    startedAt,
+  )
+  if (counts.unavailable) {
+    console.log('    (the counts could not be read)')
+    continue
+  }
+  const result = analyse(counts, e.split_b, startedAt, endedAt)
+  console.log(
+    e.ended_at
+      ? `    ran ${result.days.toFixed(1)} days, ${e.started_at} to ${e.ended_at}`
+      : `    ${result.days.toFixed(1)} days since ${e.started_at}`,
+  )
+  if (e.status === 'archived' && !counts.A.visitors && !counts.B.visitors && e.results) {
+    // the data points are older than the store keeps: the figures stored when it was archived
+    console.log(`    (no data points left; stored results: ${e.results})`)
+    continue
+  }
+  for (const v of ['A', 'B']) console.log(`    ${v}  ${rateOf(result[v], result[v].interval)}`)
+  const langs = [...new Set([...Object.keys(counts.A.byLang), ...Object.keys(counts.B.byLang)])]
+  for (const lang of langs.sort()) {
+    const none = { visitors: 0, conversions: 0 }
+    const arm = (v) => counts[v].byLang[lang] ?? none
+    console.log(
+      `      ${(lang || '(none)').padEnd(6)} A ${arm('A').conversions}/${arm('A').visitors}   B ${arm('B').conversions}/${arm('B').visitors}`,
+    )
+  }
+  const loss = result.expectedLoss
+  console.log(`    B's chance to beat A: ${chance(result.chanceToBeat)}`)
+  const points = (x) => (x * 100).toFixed(3)
+  console.log(
+    `    Expected loss, in points of conversion rate: choosing B ${points(loss.ofB)}, choosing A ${points(loss.ofA)}`,
+  )
+  console.log(
+    `    Sample ratio: chi-squared ${result.srm.chi2.toFixed(2)}, p = ${result.srm.p.toPrecision(2)}` +
+      (result.srm.mismatch ? ' (MISMATCH: the split is broken)' : ' (as the split expects)'),
+  )
+  const v = result.verdict
+  if (v.kind === 'srm')
+    console.log('    Verdict: none: the visitors do not match the split (check the assignment)')
+  else if (v.kind === 'too_early') {
+    const missing = [
+      v.daysLeft ? `${v.daysLeft} more day${v.daysLeft === 1 ? '' : 's'}` : '',
+      v.conversionsMissing.A ? `${v.conversionsMissing.A} more conversions in A` : '',
+      v.conversionsMissing.B ? `${v.conversionsMissing.B} more conversions in B` : '',
+    ].filter(Boolean)
+    console.log(`    Verdict: too early: needs ${missing.join(', ')}`)
+  } else
+    console.log(
+      `    Verdict: ${v.leader} leads, with a ${chance(v.chanceToBeat)} chance to beat ${v.leader === 'A' ? 'B' : 'A'}`,
+    )
 }
