@@ -58,6 +58,16 @@ export const DESK_ROUTES = {
   'GET /desk/integrations/log': 'integrations.manage',
   'POST /desk/integrations/log/deliveries/:id{[0-9]+}/replay': 'integrations.manage',
   'POST /desk/integrations/log/replay-failed': 'integrations.manage',
+  'GET /desk/experiments': 'experiments.manage',
+  'GET /desk/experiments/new': 'experiments.manage',
+  'POST /desk/experiments': 'experiments.manage',
+  'GET /desk/experiments/:id{[0-9]+}': 'experiments.manage',
+  'POST /desk/experiments/:id{[0-9]+}': 'experiments.manage',
+  'POST /desk/experiments/:id{[0-9]+}/start': 'experiments.manage',
+  'POST /desk/experiments/:id{[0-9]+}/resume': 'experiments.manage',
+  'POST /desk/experiments/:id{[0-9]+}/pause': 'experiments.manage',
+  'POST /desk/experiments/:id{[0-9]+}/stop': 'experiments.manage',
+  'POST /desk/experiments/:id{[0-9]+}/winner': 'experiments.manage',
 } as const satisfies Record<string, Permission>
 
 /** The permission the route answering this request needs; undefined for one not in the table. */

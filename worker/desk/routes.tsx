@@ -10,6 +10,7 @@ import { deskBookings } from './bookings'
 import { deskContent } from './content'
 import { deskHistory } from './history'
 import { deskIntegrations } from './integrations'
+import { deskExperiments } from './experiments'
 import { csvLine } from './csv'
 import { readCursor, readFilter, writeCursor } from './filter'
 import { staffOnly } from './guard'
@@ -47,6 +48,7 @@ desk.route('/newsletters', deskNewsletters)
 desk.route('/', deskHistory)
 desk.route('/team', deskTeam)
 desk.route('/integrations', deskIntegrations)
+desk.route('/experiments', deskExperiments)
 
 const PAGE_SIZE = 50
 /** Rows a CSV export holds at most (in pages of 500, each an index range per table). */

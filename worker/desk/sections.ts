@@ -9,6 +9,11 @@ export const DESK_SECTIONS = [
   { href: '/desk/speed', key: 'desk.nav.speed', permission: 'speed.read' },
   { href: '/desk/content', key: 'desk.nav.content', permission: 'content.draft' },
   { href: '/desk/newsletters', key: 'desk.nav.newsletters', permission: 'newsletters.send' },
+  {
+    href: '/desk/experiments',
+    key: 'desk.nav.experiments',
+    permission: 'experiments.manage',
+  },
   { href: '/desk/team', key: 'desk.nav.team', permission: 'team.manage' },
   {
     href: '/desk/integrations',

@@ -55,9 +55,28 @@ const NEWSLETTERS = [
   'POST /desk/newsletters/:id{[0-9]+}',
   'GET /desk/newsletters/:id{[0-9]+}/email',
 ]
+const EXPERIMENTS = [
+  'GET /desk/experiments',
+  'GET /desk/experiments/new',
+  'POST /desk/experiments',
+  'GET /desk/experiments/:id{[0-9]+}',
+  'POST /desk/experiments/:id{[0-9]+}',
+  'POST /desk/experiments/:id{[0-9]+}/start',
+  'POST /desk/experiments/:id{[0-9]+}/resume',
+  'POST /desk/experiments/:id{[0-9]+}/pause',
+  'POST /desk/experiments/:id{[0-9]+}/stop',
+  'POST /desk/experiments/:id{[0-9]+}/winner',
+]
 const MAY: Record<Exclude<Role, 'owner' | 'admin'>, string[]> = {
   // /desk itself sends an Editor on to their first section
-  editor: ['GET /desk', 'GET /desk/visits', 'GET /desk/speed', ...CONTENT, ...NEWSLETTERS],
+  editor: [
+    'GET /desk',
+    'GET /desk/visits',
+    'GET /desk/speed',
+    ...CONTENT,
+    ...NEWSLETTERS,
+    ...EXPERIMENTS,
+  ],
   sales: ['GET /desk', ...LEADS, ...BOOKINGS, ...MAIL, 'GET /desk/visits'],
   // /desk sends a Writer on to the content desk
   writer: ['GET /desk', ...DRAFTS],
@@ -70,9 +89,13 @@ const mayUse = (who: Who, route: string) =>
   (who in MAY && MAY[who as keyof typeof MAY].includes(route))
 
 /** A concrete address for a route's pattern: its parameters filled with rows that exist. */
-function addressOf(pattern: string, rows: { lead: number; newsletter: number }) {
+function addressOf(
+  pattern: string,
+  rows: { lead: number; newsletter: number; experiment: number },
+) {
   return pattern
     .replace('/leads/:kind/:id', `/leads/contact/${rows.lead}`)
+    .replace('/experiments/:id{[0-9]+}', `/experiments/${rows.experiment}`)
     .replace('/newsletters/:id{[0-9]+}', `/newsletters/${rows.newsletter}`)
     .replace('/content/:kind/:id', '/content/article/new')
     .replace('/content/:kind', '/content/article')
@@ -84,7 +107,7 @@ function addressOf(pattern: string, rows: { lead: number; newsletter: number }) 
 
 type Who = Role | 'visitor' | 'customer'
 const cookies = new Map<Who, string | undefined>()
-const rows = { lead: 0, newsletter: 0 }
+const rows = { lead: 0, newsletter: 0, experiment: 0 }
 
 beforeAll(async () => {
   // one Owner per site (the database refuses a second): this file's own
@@ -102,6 +125,12 @@ beforeAll(async () => {
   )
     .bind(email)
     .first<number>('id'))!
+  // an archived experiment (no text held, none to start or pick: its posts change nothing)
+  rows.experiment = (await env.DB.prepare(
+    `INSERT INTO experiments (target, seed, goal, status, winner, created_by)
+     VALUES ('home.hero_title', 'roles', 'any_lead', 'archived', 'A', 'roles@example.org')
+     RETURNING id`,
+  ).first<number>('id'))!
   // a draft issue, as the desk makes one
   const made = await post('/desk/newsletters', {}, cookies.get('admin'))
   expect(made.status).toBe(303)
@@ -181,6 +210,7 @@ describe('the desk by role', { timeout: 180_000 }, () => {
         '/desk/speed',
         '/desk/content',
         '/desk/newsletters',
+        '/desk/experiments',
         '/desk/team',
         '/desk/integrations',
         '/desk/history',
@@ -188,7 +218,13 @@ describe('the desk by role', { timeout: 180_000 }, () => {
       const expected = {
         owner: every,
         admin: every,
-        editor: ['/desk/visits', '/desk/speed', '/desk/content', '/desk/newsletters'],
+        editor: [
+          '/desk/visits',
+          '/desk/speed',
+          '/desk/content',
+          '/desk/newsletters',
+          '/desk/experiments',
+        ],
         sales: ['/desk', '/desk/bookings', '/desk/mail', '/desk/visits'],
         writer: ['/desk/content'],
       }[role]
