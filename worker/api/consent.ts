@@ -2,12 +2,8 @@ import { Hono } from 'hono'
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
 import * as v from 'valibot'
 import { httpOnlyCookie } from '../cookies'
-import {
-  EXPOSURES_COOKIE,
-  newVisitorId,
-  VISITOR_COOKIE,
-  VISITOR_SECONDS,
-} from '../experiments/visitor'
+import { forgetExposures, giveVisitorId } from '../experiments/counting'
+import { VISITOR_COOKIE } from '../experiments/visitor'
 import type { AppEnv } from '../env'
 import { CONSENT_COOKIE } from '../render/consent'
 import { limitBody, sameSiteOnly } from '../middleware/form-guard'
@@ -37,11 +33,11 @@ consent.post('/', sameSiteOnly(), limitBody(1024), async (c) => {
   setCookie(c, CONSENT_COOKIE, parsed.output.choice, httpOnlyCookie(c, '/', SIX_MONTHS))
   // the experiments' visitor id comes with consent and goes with it (experiments/visitor.ts)
   if (parsed.output.choice === 'granted') {
-    if (!getCookie(c, VISITOR_COOKIE))
-      setCookie(c, VISITOR_COOKIE, newVisitorId(), httpOnlyCookie(c, '/', VISITOR_SECONDS))
-  } else
-    for (const name of [VISITOR_COOKIE, EXPOSURES_COOKIE])
-      if (getCookie(c, name)) deleteCookie(c, name, httpOnlyCookie(c, '/', 0))
+    if (!getCookie(c, VISITOR_COOKIE)) giveVisitorId(c)
+  } else {
+    if (getCookie(c, VISITOR_COOKIE)) deleteCookie(c, VISITOR_COOKIE, httpOnlyCookie(c, '/', 0))
+    forgetExposures(c)
+  }
   if (type.startsWith('application/json')) return c.body(null, 204)
   const back = new URL(c.req.header('Referer') ?? '/', c.req.url)
   return c.redirect(

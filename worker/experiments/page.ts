@@ -1,15 +1,13 @@
 import type { MiddlewareHandler } from 'hono'
-import { setCookie } from 'hono/cookie'
 import type { Lang } from '../../client/lib/languages'
-import { httpOnlyCookie } from '../cookies'
 import type { AppEnv } from '../env'
 import { withTexts } from '../i18n/translator'
-import { readRequest } from '../render/cache-key'
+import { isRefreshRequest, readRequest } from '../render/cache-key'
 import { assignmentsFor, textsFor, variantKey } from './assignments'
-import { countExposures } from './counting'
+import { countExposures, giveVisitorId } from './counting'
 import { knownLive, liveExperiments } from './state'
 import { TARGET_PATHS } from './targets'
-import { countedVisitor, newVisitorId, VISITOR_COOKIE, VISITOR_SECONDS } from './visitor'
+import { countedVisitor } from './visitor'
 
 /**
  * The experiments on a page (docs/experiments.md), decided on the server before it renders: the
@@ -23,12 +21,12 @@ export function experimentsOnPage(): MiddlewareHandler<AppEnv> {
     const live = await liveExperiments(c.env.DB)
     const { cookies, consent } = readRequest(c.req.raw)
     const counted = countedVisitor(cookies, c.req.header('User-Agent') ?? '', consent)
+    // the edge re-rendering a stale copy (render/edge-cache.ts) with the cookies of the visit
+    // that found it stale: the same page, but nobody's visit, so nothing counted or given
+    const refresh = isRefreshRequest(c.req.raw)
     let visitor = counted.visitor
-    if (counted.wantsId) {
-      // consent given, no id yet (or one that expired): theirs from this page on
-      visitor = { id: newVisitorId(), exposures: new Map() }
-      setCookie(c, VISITOR_COOKIE, visitor.id, httpOnlyCookie(c, '/', VISITOR_SECONDS))
-    }
+    // consent given, no id yet (or one that expired): theirs from this page on
+    if (counted.wantsId && !refresh) visitor = giveVisitorId(c)
     const assignments = assignmentsFor(c.req.path, c.var.lang, live, visitor)
     const texts = textsFor(c.req.path, c.var.lang, live, assignments)
     if (Object.keys(texts).length) c.set('t', withTexts(c.var.t, texts))
@@ -36,7 +34,7 @@ export function experimentsOnPage(): MiddlewareHandler<AppEnv> {
     c.set('experimentsRun', assignments.length > 0)
     await next()
     const html = (c.res.headers.get('Content-Type') ?? '').startsWith('text/html')
-    if (visitor && assignments.length && c.res.status === 200 && html)
+    if (visitor && !refresh && assignments.length && c.res.status === 200 && html)
       countExposures(c, visitor, assignments)
   }
 }

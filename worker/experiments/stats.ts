@@ -307,7 +307,8 @@ export function analyse(
     }
   else
     verdict =
-      chance > 0.5
+      // (an exact tie of rates goes to A, the text the site has: the sum's rounding may not)
+      chance > 0.5 && A.conversions * B.visitors !== B.conversions * A.visitors
         ? { kind: 'ready', leader: 'B', chanceToBeat: chance }
         : { kind: 'ready', leader: 'A', chanceToBeat: chanceToBeat(B, A) }
   return {

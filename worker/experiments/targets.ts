@@ -1,4 +1,4 @@
-import { SERVICES } from '../data/services'
+import { SERVICE_ALIASES, SERVICES } from '../data/services'
 import type { MessageKey } from '../i18n/translator'
 
 /**
@@ -50,7 +50,13 @@ export const TARGETS: readonly Target[] = [
   ...SERVICES.map((s) => ({
     id: `service.${s.slug}.headline`,
     key: `services.items.${s.key}.tagline` as MessageKey,
-    paths: [`/services/${s.slug}`],
+    // with the old addresses that show the same page (data/services.ts SERVICE_ALIASES)
+    paths: [
+      `/services/${s.slug}`,
+      ...Object.keys(SERVICE_ALIASES)
+        .filter((alias) => SERVICE_ALIASES[alias] === s.slug)
+        .map((alias) => `/services/${alias}`),
+    ],
     label: {
       key: 'desk_experiments.targets.service_headline' as MessageKey,
       service: `services.items.${s.key}.name` as MessageKey,

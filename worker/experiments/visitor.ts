@@ -2,12 +2,14 @@ import { isbot } from 'isbot'
 
 /**
  * Who the experiments count (docs/experiments.md): a visitor who accepted analytics, with a
- * first-party id of the site's own, valid 90 days; never a crawler. Two cookies, both HttpOnly:
- * the id, and the experiments they were first shown a tested text in (with when, and whether
- * their conversion was counted), so each is counted once.
+ * first-party id of the site's own, valid 90 days; never a crawler. All HttpOnly: the id, and
+ * a cookie per experiment they were first shown a tested text in (when, in which language, and
+ * whether their conversion was counted), so each is counted once. One cookie per experiment,
+ * not one list: two tabs answered at once would each write the list, and the last would win.
  */
 export const VISITOR_COOKIE = 'visitor-id'
-export const EXPOSURES_COOKIE = 'experiments'
+/** `exp-12`: the visitor's exposure to experiment 12. */
+export const EXPOSURE_PREFIX = 'exp-'
 export const VISITOR_SECONDS = 90 * 86_400
 
 const VISITOR_ID = /^[A-Za-z0-9_-]{22}$/
@@ -24,33 +26,32 @@ export function newVisitorId() {
 export interface Exposure {
   /** When the visitor was first shown the tested text (ms). */
   at: number
+  /** The language of that page: their conversion counts in it. */
+  lang: string
   converted: boolean
 }
 
-/** `12.1765000000.c-13.1765000100`: an experiment's id, the second it was first seen, `c` once converted. */
-export function parseExposures(value: string | undefined): Map<number, Exposure> {
+/** `1765000000.en` or `1765000000.en.c`: the second it was first seen, its language, `c` once converted. */
+export function parseExposure(value: string | undefined): Exposure | undefined {
+  const [at, lang, mark] = (value ?? '').split('.')
+  if (!/^\d{1,12}$/.test(at ?? '') || !/^[a-z]{2}$/.test(lang ?? '')) return undefined
+  return { at: Number(at) * 1000, lang: lang!, converted: mark === 'c' }
+}
+
+export const serializeExposure = (e: Exposure) =>
+  `${Math.floor(e.at / 1000)}.${e.lang}${e.converted ? '.c' : ''}`
+
+/** The exposures the request's cookies hold, by experiment id. */
+export function exposuresIn(cookies: Record<string, string>): Map<number, Exposure> {
   const exposures = new Map<number, Exposure>()
-  for (const entry of (value ?? '').split('-').slice(0, 64)) {
-    const [id, at, mark] = entry.split('.')
-    if (!/^\d{1,9}$/.test(id ?? '') || !/^\d{1,12}$/.test(at ?? '')) continue
-    exposures.set(Number(id), { at: Number(at) * 1000, converted: mark === 'c' })
+  for (const [name, value] of Object.entries(cookies)) {
+    if (!name.startsWith(EXPOSURE_PREFIX)) continue
+    const id = name.slice(EXPOSURE_PREFIX.length)
+    const exposure = parseExposure(value)
+    if (/^\d{1,9}$/.test(id) && exposure) exposures.set(Number(id), exposure)
   }
   return exposures
 }
-
-/** Entries the cookie keeps at most, the newest: far more experiments than ever run at once. */
-const KEPT = 24
-
-/**
- * The cookie's value. A paused experiment's entry stays (resumed, it must not count the visitor
- * again); the oldest go past KEPT.
- */
-export const serializeExposures = (exposures: Map<number, Exposure>) =>
-  [...exposures]
-    .sort(([, a], [, b]) => b.at - a.at)
-    .slice(0, KEPT)
-    .map(([id, e]) => `${id}.${Math.floor(e.at / 1000)}${e.converted ? '.c' : ''}`)
-    .join('-')
 
 export interface Counted {
   id: string
@@ -70,5 +71,5 @@ export function countedVisitor(
   if (consent !== 'granted' || isbot(userAgent)) return { wantsId: false }
   const id = cookies[VISITOR_COOKIE]
   if (!id || !VISITOR_ID.test(id)) return { wantsId: true }
-  return { visitor: { id, exposures: parseExposures(cookies[EXPOSURES_COOKIE]) }, wantsId: false }
+  return { visitor: { id, exposures: exposuresIn(cookies) }, wantsId: false }
 }

@@ -55,10 +55,16 @@ export function LegalPage({ page, consent }: { page: LegalKey; consent: Consent 
             )}
           </section>
         ))}
-        {page === 'privacy' && hasTrackers(config) && (
+        {/* always: the choice also decides whether the experiments count the visitor, which
+            a page asks for only while one runs on it (experiments/page.ts) */}
+        {page === 'privacy' && (
           <section id="consent" className="mt-10 rounded-2xl border border-slate-200 p-6">
             <h2 className="m-0 text-xl font-bold text-ink-900">{t('consent.settings')}</h2>
-            <p className="m-0 mt-2">{t(`consent.current_${consent}`)}</p>
+            <p className="m-0 mt-2">
+              {hasTrackers(config)
+                ? t(`consent.current_${consent}`)
+                : t(`consent.current_tests_${consent}`)}
+            </p>
             <form method="post" action="/api/consent" className="mt-4 flex flex-wrap gap-3">
               <button type="submit" name="choice" value="denied" className="btn-ghost">
                 {t('consent.reject')}

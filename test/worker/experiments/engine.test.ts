@@ -108,12 +108,12 @@ describe('a page with an experiment', () => {
     const first = await home('en', cookies)
     const html = await first.text()
     expect(h1(html)).toBe(B_EN)
-    const exposures = setCookie(first, 'experiments')
-    expect(exposures).toMatch(new RegExp(`^${experimentId}\\.\\d+$`))
+    const exposures = setCookie(first, `exp-${experimentId}`)
+    expect(exposures).toMatch(/^\d+\.en$/)
     // a later page with the cookie: B again, from the edge's copy, no second exposure
-    const again = await home('en', { ...cookies, experiments: exposures! })
+    const again = await home('en', { ...cookies, [`exp-${experimentId}`]: exposures! })
     expect(h1(await again.text())).toBe(B_EN)
-    expect(setCookie(again, 'experiments')).toBeUndefined()
+    expect(setCookie(again, `exp-${experimentId}`)).toBeUndefined()
     // someone in A at the same time gets A, and the copy of B is not theirs
     const other = idIn('A')
     const a = await home('en', { 'tracking-consent': 'granted', 'visitor-id': other })
@@ -152,8 +152,30 @@ describe('a page with an experiment', () => {
     ]) {
       expect(h1(await res.text())).toBe(en.hero.title)
       expect(setCookie(res, 'visitor-id')).toBeUndefined()
-      expect(setCookie(res, 'experiments')).toBeUndefined()
+      expect(setCookie(res, `exp-${experimentId}`)).toBeUndefined()
     }
+    expect((await counted()).length).toBe(before)
+  })
+})
+
+describe('the edge refreshing a stale copy', () => {
+  it('renders the variant of the cookies it carries, and counts or gives nothing', async () => {
+    const before = (await counted()).length
+    const refresh = (cookies: Record<string, string>) =>
+      SELF.fetch('https://example.com/', {
+        headers: {
+          'x-render-refresh': '1',
+          'Accept-Language': 'en',
+          Cookie: Object.entries(cookies)
+            .map(([k, v]) => `${k}=${v}`)
+            .join('; '),
+        },
+      })
+    const inB = await refresh({ 'tracking-consent': 'granted', 'visitor-id': idIn('B') })
+    expect(h1(await inB.text())).toBe(B_EN)
+    const noId = await refresh({ 'tracking-consent': 'granted' })
+    expect(h1(await noId.text())).toBe(en.hero.title)
+    for (const res of [inB, noId]) expect(res.headers.getSetCookie()).toEqual([])
     expect((await counted()).length).toBe(before)
   })
 })
@@ -172,6 +194,16 @@ describe('consent', () => {
     expect(about).not.toContain('data-consent-settings')
   })
 
+  it('can be changed on the privacy policy without JavaScript, where the footer’s link leads', async () => {
+    const res = await SELF.fetch('https://example.com/privacy-policy?lang=en', {
+      headers: { Cookie: 'tracking-consent=granted' },
+    })
+    const policy = await res.text()
+    expect(policy).toContain('id="consent"')
+    expect(policy).toContain(en.consent.current_tests_granted)
+    expect(policy).toMatch(/<form[^>]* action="\/api\/consent" method="post"/)
+  })
+
   it('given, brings an id; refused, takes the id and the exposures away', async () => {
     const form = (choice: string, cookie = '') =>
       SELF.fetch('https://example.com/api/consent', {
@@ -185,10 +217,10 @@ describe('consent', () => {
       })
     const granted = await form('granted')
     expect(setCookie(granted, 'visitor-id')).toMatch(/^[A-Za-z0-9_-]{22}$/)
-    const denied = await form('denied', `visitor-id=${idIn('B')}; experiments=${experimentId}.1`)
+    const denied = await form('denied', `visitor-id=${idIn('B')}; exp-${experimentId}=1.en`)
     const gone = denied.headers.getSetCookie()
     expect(gone.find((c) => c.startsWith('visitor-id=;'))).toMatch(/Max-Age=0/)
-    expect(gone.find((c) => c.startsWith('experiments=;'))).toMatch(/Max-Age=0/)
+    expect(gone.find((c) => c.startsWith(`exp-${experimentId}=;`))).toMatch(/Max-Age=0/)
   })
 })
 
@@ -219,15 +251,32 @@ describe('a conversion', () => {
     const cookies = { 'tracking-consent': 'granted', 'visitor-id': visitor }
     const page = await home('en', cookies)
     await page.text()
-    const exposures = setCookie(page, 'experiments')!
-    const sent = await contact({ ...cookies, experiments: exposures })
+    const exposures = setCookie(page, `exp-${experimentId}`)!
+    const sent = await contact({ ...cookies, [`exp-${experimentId}`]: exposures })
     expect(sent.status).toBe(200)
-    const marked = setCookie(sent, 'experiments')
-    expect(marked).toMatch(new RegExp(`^${experimentId}\\.\\d+\\.c$`))
+    const marked = setCookie(sent, `exp-${experimentId}`)
+    expect(marked).toMatch(/^\d+\.en\.c$/)
     // a second message converts no more
-    expect((await contact({ ...cookies, experiments: marked! })).status).toBe(200)
+    expect((await contact({ ...cookies, [`exp-${experimentId}`]: marked! })).status).toBe(200)
     const conversions = (await counted()).filter((r) => r.event === 'exp_conversion')
     expect(conversions).toEqual([{ event: 'exp_conversion', variant: 'B', lang: 'en' }])
+  })
+
+  it('counts in the language of the page that exposed the visitor, not the form’s', async () => {
+    const cookies = { 'tracking-consent': 'granted', 'visitor-id': idIn('B') }
+    const page = await home('ar', cookies)
+    await page.text()
+    const exposure = setCookie(page, `exp-${experimentId}`)!
+    expect(exposure).toMatch(/^\d+\.ar$/)
+    // the message sent from an English page
+    const sent = await contact({
+      ...cookies,
+      [`exp-${experimentId}`]: exposure,
+      'preferred-language': 'en',
+    })
+    expect(sent.status).toBe(200)
+    const last = (await counted()).at(-1)
+    expect(last).toEqual({ event: 'exp_conversion', variant: 'B', lang: 'ar' })
   })
 
   it('is not counted without an exposure before it, or without consent', async () => {
@@ -235,8 +284,10 @@ describe('a conversion', () => {
     expect((await contact({ 'tracking-consent': 'granted', 'visitor-id': idIn('B') })).status).toBe(
       200,
     )
-    const seen = `${experimentId}.${Math.floor(Date.now() / 1000) - 60}`
-    expect((await contact({ 'visitor-id': idIn('B'), experiments: seen })).status).toBe(200)
+    const seen = `${Math.floor(Date.now() / 1000) - 60}.en`
+    expect((await contact({ 'visitor-id': idIn('B'), [`exp-${experimentId}`]: seen })).status).toBe(
+      200,
+    )
     expect((await counted()).length).toBe(before)
   })
 })
