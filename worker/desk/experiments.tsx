@@ -77,6 +77,16 @@ const textsOf = async (db: D1Database, target: Target) => {
   return Object.fromEntries(LANGS.map((l) => [l, textOf(target, l)])) as Record<Lang, string>
 }
 
+/** The texts of A an archived experiment kept with its figures, where it kept them. */
+function archivedA(results: string | null): Record<Lang, string> | null {
+  try {
+    const kept = (JSON.parse(results ?? 'null') as { textsA?: unknown } | null)?.textsA
+    return kept && typeof kept === 'object' ? (kept as Record<Lang, string>) : null
+  } catch {
+    return null
+  }
+}
+
 /**
  * The figures of a started experiment as they stand: its counts since it started and what they
  * say (as of its end, once stopped); null when the analytics cannot be read now.
@@ -343,7 +353,11 @@ deskExperiments.get('/:id{[0-9]+}', async (c) => {
     <DeskExperimentPage
       experiment={row}
       label={target ? labelOf(t, target) : row.target}
-      textsA={target ? await textsOf(db, target) : null}
+      textsA={
+        // an archive shows A as it was when the winner was picked (a winning B is A since)
+        (row.status === 'archived' ? archivedA(row.results) : null) ??
+        (target ? await textsOf(db, target) : null)
+      }
       figures={figures}
       done={done}
       error={error}
@@ -404,6 +418,8 @@ deskExperiments.post('/:id{[0-9]+}/winner', sameSiteOnly(), limitBody(1024), asy
   // archived with its figures, or not at all: they are what the archive is read for
   const figures = await figuresOf(c, row)
   if (!figures) return back(c, id, { error: 'unavailable' })
-  const picked = await pickWinner(db, staffOf(c), row, input.output.winner, target.key, figures)
+  // A's texts kept with the figures: once B wins, the site's A is B
+  const kept = { ...figures, textsA: await textsOf(db, target) }
+  const picked = await pickWinner(db, staffOf(c), row, input.output.winner, target.key, kept)
   return picked.ok ? back(c, id, { done: 'picked' }) : refused(c, id, picked)
 })

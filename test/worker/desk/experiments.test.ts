@@ -253,6 +253,9 @@ describe('an experiment from draft to winner', { timeout: 90_000 }, () => {
     expect(record).toContain(X.done.picked)
     expect(record).toContain(X.winner.title.replace('{{variant}}', 'B'))
     expect(record).not.toContain(`/desk/experiments/${id}/winner`)
+    // and A as it was, though the site's text is B now
+    expect(kept.textsA.en).toBe(en.services.items.amazon.tagline)
+    expect(record).toContain(en.services.items.amazon.tagline)
     const again = await post(`/desk/experiments/${id}/winner`, { winner: 'A' }, editor)
     expect(again.headers.get('Location')).toBe(`/desk/experiments/${id}?error=already_archived`)
     expect((await row(id))!.winner).toBe('B')
