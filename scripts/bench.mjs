@@ -19,11 +19,18 @@
 //  5. The desk's history (/desk/history) over 100,000 seeded audit rows against 10: the wall
 //     time of a first page and of a page far in by its cursor, with and without filters, in
 //     workerd with D1 (its SQLite included, unlike 4).
+// 2 and 3 run with two experiments (issue 60) running on the site's D1: the home hero's title and
+// the Amazon service page's headline. Their pages are measured for an anonymous visitor (A:
+// everyone's copy) and again as a visitor counted by both and in B of both: "… (B)", a render
+// of B's copy on a miss, a later page of theirs on a hit (the isolate's memory answers it); and
+// with the hits "… (B first)", their first page, which the app answers from the copy, counting
+// the exposure and setting its cookie.
 // Flags: --no-build (use dist/ as it is), --runs N (render samples per page and language,
 // default 40; 150 for the thread's count, which judges the p95 budgets),
 // --render-only (2 alone, run it with node --single-threaded), --workerd-only (3 without the
 // throughput), --throughput-only,
-// --desk-only (4 alone), --history-only (5 alone), --size-only (0 alone).
+// --desk-only (4 alone), --history-only (5 alone), --size-only (0 alone),
+// --no-experiments (2 and 3 with none running, as before issue 60: the figures to compare).
 import { register } from 'node:module'
 import { execFileSync } from 'node:child_process'
 import { generateKeyPairSync } from 'node:crypto'
@@ -40,6 +47,7 @@ import { BUILD, builtModules, miniflareModules } from './lib/built-worker.mjs'
 import { readdirSync, readFileSync } from 'node:fs'
 import { brotliCompressSync, gzipSync, constants } from 'node:zlib'
 import { chromium } from 'playwright-core'
+import { createJiti } from 'jiti'
 
 const BUDGET = {
   js: 90 * 1024,
@@ -88,18 +96,19 @@ const header = `  ${'page'.padEnd(26)}${'mean'.padStart(7)}${'median'.padStart(7
 const UNCACHED = ['/auth', '/no-such-page']
 
 /**
- * Samples `runs` renders of every page in en and in ar (after ten of warm-up) with `measure`;
- * the worst mean and p95 of the pages `counted` picks.
+ * Samples `runs` renders of every page in en and in ar (after ten of warm-up) with `measure`
+ * (path, language, visitor: see pagesOf); the worst mean and p95 of the pages `counted` picks.
+ * `hits`: the pages of a run of hits (pagesOf).
  */
-async function samplePages(measure, counted = () => true) {
+async function samplePages(measure, counted = () => true, hits = false) {
   const results = []
-  for (const path of PATHS) {
+  for (const [label, path, visitor] of pagesOf(hits)) {
     const samples = []
     for (const lang of ['en', 'ar']) {
-      for (let i = 0; i < 10; i++) await measure(path, lang)
-      for (let i = 0; i < runs; i++) samples.push(await measure(path, lang))
+      for (let i = 0; i < 10; i++) await measure(path, lang, visitor)
+      for (let i = 0; i < runs; i++) samples.push(await measure(path, lang, visitor))
     }
-    console.log(row(path, samples))
+    console.log(row(label, samples))
     if (counted(path)) results.push({ mean: mean(samples), p95: pct(samples, 0.95) })
   }
   return {
@@ -129,7 +138,147 @@ const ANALYTICS = { ANALYTICS: { dataset: 'growth_agency_events' } }
 const SITE_STATE = '.wrangler/bench-site-state'
 const siteD1 = { d1Databases: { DB: 'DB' }, resourcePersistencePath: `${SITE_STATE}/v3` }
 let siteMigrated
-const siteDatabase = () => (siteMigrated ??= migrate(SITE_STATE))
+const siteDatabase = () => (siteMigrated ??= migrate(SITE_STATE).then(runExperiments))
+
+// ---- the experiments running while 2 and 3 measure (issue 60) --------------------------------
+const WITHOUT_EXPERIMENTS = args.includes('--no-experiments')
+const EXPERIMENTS = [
+  {
+    target: 'home.hero_title',
+    path: '/',
+    seed: 'bench-hero-title',
+    texts: {
+      en: 'Grow past your best month, with a team on call',
+      ar: 'تجاوز أفضل شهر لك مع فريق معك دائمًا',
+    },
+  },
+  {
+    target: 'service.amazon.headline',
+    path: '/services/amazon',
+    seed: 'bench-amazon-headline',
+    texts: {
+      en: 'More Amazon sales from the listings you already have',
+      ar: 'مبيعات أكثر على أمازون من قوائمك الحالية',
+    },
+  },
+]
+/**
+ * Every page in turn, an experiment's again for the visitor in B after it: [label, path,
+ * visitor]. The visitor: 'A', anonymous; 'B', the visitor in B (a render of B's copy on a
+ * miss, a later page of theirs on a hit); with the hits, 'B first', their first page (the app
+ * answers it from B's copy, counting the exposure and setting its cookie).
+ */
+const pagesOf = (hits) =>
+  PATHS.flatMap((p) =>
+    WITHOUT_EXPERIMENTS || !EXPERIMENTS.some((e) => e.path === p)
+      ? [[p, p, 'A']]
+      : [[p, p, 'A'], [`${p} (B)`, p, 'B'], ...(hits ? [[`${p} (B first)`, p, 'B first']] : [])],
+  )
+/**
+ * The cookies of a visitor who accepted analytics and is in B of both experiments: `first`,
+ * before any exposure (the app answers, counts the exposure, sets its cookie; a refresh counts
+ * nothing), and `later`, with the cookies that say both were counted (`exp-<id>`: the isolate's
+ * memory answers). Set once the experiments run (runExperiments).
+ */
+const visitorInB = { first: '', later: '' }
+/**
+ * Their browser's user agent: the bench's clients send none (Node) or their own (`undici`, a
+ * bot to isbot, which the experiments show A and never count).
+ */
+const BROWSER =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36'
+/** The headers of a request of `visitor` (see pagesOf) in a run of hits or misses. */
+const visitorHeaders = (visitor, hits) =>
+  visitor === 'A'
+    ? {}
+    : {
+        Cookie: visitor === 'B' && hits ? visitorInB.later : visitorInB.first,
+        'User-Agent': BROWSER,
+      }
+
+/**
+ * The site's D1 with the two experiments running afresh (the bench's earlier ones deleted, any
+ * other on their texts archived), or none with --no-experiments; the `experiments` generation
+ * raised, as the desk's start does, so a running isolate reads them again.
+ */
+async function runExperiments() {
+  const { Miniflare } = await import('./lib/miniflare-v4.mjs')
+  const mf = new Miniflare({
+    modules: true,
+    script: 'export default { fetch: () => new Response() }',
+    ...siteD1,
+  })
+  try {
+    const db = await mf.getD1Database('DB')
+    const targets = EXPERIMENTS.map((e) => `'${e.target}'`).join(', ')
+    await db.batch([
+      db.prepare(
+        `DELETE FROM experiments WHERE seed IN (${EXPERIMENTS.map((e) => `'${e.seed}'`).join(', ')})`,
+      ),
+      db.prepare(
+        `UPDATE experiments SET status = 'archived' WHERE status != 'archived' AND target IN (${targets})`,
+      ),
+      ...(WITHOUT_EXPERIMENTS ? [] : EXPERIMENTS).map((e) =>
+        db
+          .prepare(
+            `INSERT INTO experiments (target, seed, split_b, goal, texts, status, created_by, started_at)
+             VALUES (?, ?, 50, 'booking', ?, 'running', 'bench', strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`,
+          )
+          .bind(e.target, e.seed, JSON.stringify(e.texts)),
+      ),
+      db.prepare(
+        `INSERT INTO content_generations (tag, generation, changed_at)
+         VALUES ('experiments', 1, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+         ON CONFLICT (tag) DO UPDATE SET generation = generation + 1, changed_at = excluded.changed_at`,
+      ),
+    ])
+    if (WITHOUT_EXPERIMENTS) return
+    const { results } = await db
+      .prepare(
+        `SELECT id, seed FROM experiments WHERE status = 'running' AND target IN (${targets})`,
+      )
+      .all()
+    const ids = EXPERIMENTS.map((e) => results.find((r) => r.seed === e.seed).id)
+    const id = await idInB(EXPERIMENTS.map((e) => e.seed))
+    const now = Math.floor(Date.now() / 1000)
+    visitorInB.first = `tracking-consent=granted; visitor-id=${id}`
+    visitorInB.later = [visitorInB.first, ...ids.map((n) => `exp-${n}=${now}.en`)].join('; ')
+    console.log(
+      `\nExperiments running: ${EXPERIMENTS.map((e, i) => `${e.target} (${ids[i]})`).join(', ')}; the visitor in B of both: ${id}`,
+    )
+  } finally {
+    await mf.dispose()
+  }
+}
+
+/** The first id (as the site makes them: 22 of [A-Za-z0-9_-]) that every seed puts in B at 50%. */
+async function idInB(seeds) {
+  const { variantOf } = await createJiti(import.meta.url).import('../worker/experiments/assign.ts')
+  for (let n = 0; ; n++) {
+    const id = `bench-visitor-${String(n).padStart(8, '0')}`
+    if (seeds.every((seed) => variantOf(seed, 50, id) === 'B')) return id
+  }
+}
+
+const checked = new Map()
+/**
+ * Throws unless the page shows the experiment's text exactly when the visitor is in B: the
+ * figures are of the variant they are labelled with. The first two answers of each page,
+ * language and visitor in each `run` (the first may render, the second is a copy on a hit).
+ */
+function checkVariant(run, path, lang, visitor, body) {
+  const inB = visitor !== 'A'
+  const experiment = !WITHOUT_EXPERIMENTS && EXPERIMENTS.find((e) => e.path === path)
+  const key = `${run} ${path} ${lang} ${visitor}`
+  const seen = checked.get(key) ?? 0
+  if (!experiment || seen >= 2) return
+  checked.set(key, seen + 1)
+  const shows = new TextDecoder().decode(body).includes(experiment.texts[lang])
+  if (shows !== inB)
+    throw new Error(
+      `${run}: ${path} in ${lang} showed ${shows ? 'B' : 'A'} to the visitor in ${inB ? 'B' : 'A'}`,
+    )
+}
 
 /** CPU of the built worker's fetch handler in this (single-threaded) Node process. */
 async function benchRender() {
@@ -157,22 +306,26 @@ async function benchRender() {
   const ctx = { waitUntil: (p) => pending.push(p), passThroughOnException() {} }
   // one env for every request, as an isolate has: what the worker keeps per env stays kept
   const nodeEnv = { ...env, DB }
-  const render = async (path, lang) => {
+  // (no Cache API in the first run: the visitor in B's first page renders and counts)
+  const render = async (path, lang, visitor, hits) => {
     const start = process.cpuUsage()
     const res = await worker.fetch(
-      new Request(`https://bench.example${path}?lang=${lang}`),
+      new Request(`https://bench.example${path}?lang=${lang}`, {
+        headers: visitorHeaders(visitor, hits),
+      }),
       nodeEnv,
       ctx,
     )
-    await res.arrayBuffer()
+    const body = await res.arrayBuffer()
     const d = process.cpuUsage(start)
+    checkVariant(hits ? 'node hit' : 'node', path, lang, visitor, body)
     return (d.user + d.system) / 1000
   }
   console.log(
     `\nServer render CPU per page in Node, ms (${runs} renders in en and ${runs} in ar, after warm-up):`,
   )
   console.log(header)
-  const worst = await samplePages(render)
+  const worst = await samplePages((path, lang, visitor) => render(path, lang, visitor, false))
   console.log(`  budget: ${verdict(worst.mean)} (p95 and max include full GCs on the one thread)`)
 
   // Hits: Node has no Cache API. With a cache in a Map, the first request of each page renders
@@ -188,8 +341,8 @@ async function benchRender() {
   }
   // the renders above leave their garbage: collected first, not charged to the first hits
   globalThis.gc?.()
-  const hit = async (path, lang) => {
-    const ms = await render(path, lang)
+  const hit = async (path, lang, visitor) => {
+    const ms = await render(path, lang, visitor, true)
     await Promise.all(pending.splice(0))
     return ms
   }
@@ -197,7 +350,7 @@ async function benchRender() {
     `\nServer CPU per page on an edge-cache hit in Node, ms (${runs} in en and ${runs} in ar, after warm-up):`,
   )
   console.log(header)
-  const worstHit = await samplePages(hit, (path) => !UNCACHED.includes(path))
+  const worstHit = await samplePages(hit, (path) => !UNCACHED.includes(path), true)
   console.log(
     `  budget: worst page p95 ${worstHit.p95.toFixed(2)} ms of ${BUDGET.workerd.hit} ms ${worstHit.p95 < BUDGET.workerd.hit ? 'OK' : 'OVER'} (the cached pages; /auth and not-found render)`,
   )
@@ -207,16 +360,17 @@ async function benchRender() {
 /**
  * `runs` requests of every path in en and in ar (after ten of warm-up) through `measure` of an
  * isolateCpu (lib/isolate-cpu.mjs); prints a row per path once the profile is collected, and
- * returns the worst mean and p95 of the paths `counted` picks.
+ * returns the worst mean and p95 of the paths `counted` picks. `paths`: [label, path, and
+ * what else `request` is given (the visitor)].
  */
 async function sampleIsolate(cpu, paths, request, counted = () => true) {
   const windows = []
-  for (const [label, path] of paths) {
+  for (const [label, path, visitor] of paths) {
     const mine = []
     for (const lang of ['en', 'ar']) {
-      for (let i = 0; i < 10; i++) await cpu.measure(() => request(path, lang))
+      for (let i = 0; i < 10; i++) await cpu.measure(() => request(path, lang, visitor))
       for (let i = 0; i < runs; i++)
-        mine.push((await cpu.measure(() => request(path, lang))).window)
+        mine.push((await cpu.measure(() => request(path, lang, visitor))).window)
     }
     windows.push([label, path, mine])
   }
@@ -276,12 +430,18 @@ async function benchWorkerd() {
     // the page view. A warm isolate's miss: the page's tail of this language is rendered
     // already (worker/layout/page-tail.tsx); the first page of a language in a new isolate
     // renders it too (the Node figures above, first request of each page aside).
-    const request = async (url, lang) => {
+    // the visitor in B (pagesOf): the refresh of a miss renders B's copy for their cookies
+    // (and counts nothing: nobody's visit)
+    const request = async (url, lang, visitor) => {
       const res = await mf.dispatchFetch(`http://bench.example${url}`, {
         redirect: 'manual',
-        headers: { 'Accept-Language': lang, ...(path === 'miss' && { 'x-render-refresh': '1' }) },
+        headers: {
+          'Accept-Language': lang,
+          ...(path === 'miss' && { 'x-render-refresh': '1' }),
+          ...visitorHeaders(visitor, path === 'hit'),
+        },
       })
-      await res.arrayBuffer()
+      checkVariant(`workerd ${path}`, url, lang, visitor, await res.arrayBuffer())
       const render = res.headers.get('x-render')
       if (render) seen[render] = (seen[render] ?? 0) + 1
     }
@@ -291,7 +451,7 @@ async function benchWorkerd() {
     console.log(header)
     results[path] = await sampleIsolate(
       cpu,
-      PATHS.map((p) => [p, p]),
+      pagesOf(path === 'hit'),
       request,
       (url) => !UNCACHED.includes(url),
     )
@@ -406,9 +566,9 @@ async function benchThread() {
       await sleep(3)
       const before = threadNs(pid)
       const res = await request(url, { headers })
-      const bytes = (await res.body.arrayBuffer()).byteLength
+      const body = await res.body.arrayBuffer()
       await sleep(3)
-      return { ms: (threadNs(pid) - before) / 1e6, bytes }
+      return { ms: (threadNs(pid) - before) / 1e6, bytes: body.byteLength, body }
     }
     console.log(
       `\nServer CPU ${path === 'miss' ? 'of a render on a cache miss' : 'of an answer on a cache hit'} in workerd, ms of its main thread less the baseline's median (${threadRuns} in en and ${threadRuns} in ar):`,
@@ -416,17 +576,22 @@ async function benchThread() {
     // the baseline's own p95 shows the machine's noise, which stays in the page's figures
     console.log(header + '  baseline: median    p95')
     const rows = []
-    for (const page of PATHS) {
+    for (const [label, page, visitor] of pagesOf(path === 'hit')) {
       const net = []
       const baseline = []
       for (const lang of ['en', 'ar']) {
         const headers = {
           'Accept-Language': lang,
           ...(path === 'miss' && { 'x-render-refresh': '1' }),
+          // the visitor in B, as in benchWorkerd
+          ...visitorHeaders(visitor, path === 'hit'),
         }
         let bytes = 0
-        for (let i = 0; i < 10; i++)
-          ({ bytes } = await measure(`http://127.0.0.1:${site}${page}`, headers))
+        for (let i = 0; i < 10; i++) {
+          const answer = await measure(`http://127.0.0.1:${site}${page}`, headers)
+          bytes = answer.bytes
+          checkVariant(`thread ${path}`, page, lang, visitor, answer.body)
+        }
         const mine = []
         for (let i = 0; i < threadRuns; i++) {
           mine.push((await measure(`http://127.0.0.1:${site}${page}`, headers)).ms)
@@ -437,7 +602,7 @@ async function benchThread() {
       }
       const floor = pct(baseline, 0.5)
       const samples = net.map((ms) => ms - floor)
-      console.log(`${row(page, samples)}${cell(floor, 18)}${cell(pct(baseline, 0.95))}`)
+      console.log(`${row(label, samples)}${cell(floor, 18)}${cell(pct(baseline, 0.95))}`)
       if (!UNCACHED.includes(page)) rows.push(pct(samples, 0.95))
     }
     const worst = Math.max(...rows)
