@@ -94,6 +94,11 @@ const header = `  ${'page'.padEnd(26)}${'mean'.padStart(7)}${'median'.padStart(7
 
 /** Pages outside the edge cache (routes.ts): they render on every path. */
 const UNCACHED = ['/auth', '/no-such-page']
+/**
+ * The rows the budgets judge: the cached pages, less a visitor's first page in B, which no
+ * memory answers (a first exposure is the app's to count; see pagesOf), shown apart.
+ */
+const judged = (path, visitor) => !UNCACHED.includes(path) && visitor !== 'B first'
 
 /**
  * Samples `runs` renders of every page in en and in ar (after ten of warm-up) with `measure`
@@ -109,7 +114,7 @@ async function samplePages(measure, counted = () => true, hits = false) {
       for (let i = 0; i < runs; i++) samples.push(await measure(path, lang, visitor))
     }
     console.log(row(label, samples))
-    if (counted(path)) results.push({ mean: mean(samples), p95: pct(samples, 0.95) })
+    if (counted(path, visitor)) results.push({ mean: mean(samples), p95: pct(samples, 0.95) })
   }
   return {
     mean: Math.max(...results.map((r) => r.mean)),
@@ -350,9 +355,9 @@ async function benchRender() {
     `\nServer CPU per page on an edge-cache hit in Node, ms (${runs} in en and ${runs} in ar, after warm-up):`,
   )
   console.log(header)
-  const worstHit = await samplePages(hit, (path) => !UNCACHED.includes(path), true)
+  const worstHit = await samplePages(hit, judged, true)
   console.log(
-    `  budget: worst page p95 ${worstHit.p95.toFixed(2)} ms of ${BUDGET.workerd.hit} ms ${worstHit.p95 < BUDGET.workerd.hit ? 'OK' : 'OVER'} (the cached pages; /auth and not-found render)`,
+    `  budget: worst page p95 ${worstHit.p95.toFixed(2)} ms of ${BUDGET.workerd.hit} ms ${worstHit.p95 < BUDGET.workerd.hit ? 'OK' : 'OVER'} (the cached pages; /auth and not-found render; a first page in B aside)`,
   )
   await mf.dispose()
 }
@@ -372,14 +377,14 @@ async function sampleIsolate(cpu, paths, request, counted = () => true) {
       for (let i = 0; i < runs; i++)
         mine.push((await cpu.measure(() => request(path, lang, visitor))).window)
     }
-    windows.push([label, path, mine])
+    windows.push([label, path, visitor, mine])
   }
   const interval = await cpu.collect()
   const results = []
-  for (const [label, path, mine] of windows) {
+  for (const [label, path, visitor, mine] of windows) {
     const samples = mine.map((w) => w.ms)
     console.log(row(label, samples))
-    if (counted(path)) results.push({ mean: mean(samples), p95: pct(samples, 0.95) })
+    if (counted(path, visitor)) results.push({ mean: mean(samples), p95: pct(samples, 0.95) })
   }
   console.log(`  (V8's profiler sampled the isolate every ${interval} µs)`)
   return {
@@ -449,12 +454,7 @@ async function benchWorkerd() {
       `\nServer CPU ${path === 'miss' ? 'of a render on a cache miss' : 'of an answer on a cache hit'} in workerd, ms of the Worker's isolate (${runs} in en and ${runs} in ar):`,
     )
     console.log(header)
-    results[path] = await sampleIsolate(
-      cpu,
-      pagesOf(path === 'hit'),
-      request,
-      (url) => !UNCACHED.includes(url),
-    )
+    results[path] = await sampleIsolate(cpu, pagesOf(path === 'hit'), request, judged)
     console.log(
       `  responses by path: ${Object.entries(seen)
         .map(([k, n]) => `${k} ${n}`)
@@ -576,6 +576,7 @@ async function benchThread() {
     // the baseline's own p95 shows the machine's noise, which stays in the page's figures
     console.log(header + '  baseline: median    p95')
     const rows = []
+    const firsts = []
     for (const [label, page, visitor] of pagesOf(path === 'hit')) {
       const net = []
       const baseline = []
@@ -603,13 +604,18 @@ async function benchThread() {
       const floor = pct(baseline, 0.5)
       const samples = net.map((ms) => ms - floor)
       console.log(`${row(label, samples)}${cell(floor, 18)}${cell(pct(baseline, 0.95))}`)
-      if (!UNCACHED.includes(page)) rows.push(pct(samples, 0.95))
+      if (judged(page, visitor)) rows.push(pct(samples, 0.95))
+      else if (visitor === 'B first') firsts.push(pct(samples, 0.95))
     }
     const worst = Math.max(...rows)
     const budget = BUDGET.workerd[path]
     console.log(
       `  budget: worst page p95 ${worst.toFixed(2)} ms of ${budget} ms ${worst < budget ? 'OK' : 'OVER'} (the cached pages)`,
     )
+    if (firsts.length)
+      console.log(
+        `  a first page in B (the app answers it, from the copy: once per visitor and experiment), worst p95 ${Math.max(...firsts).toFixed(2)} ms`,
+      )
     results[path] = { p95: worst }
     await mf.dispose()
   }
