@@ -111,6 +111,7 @@ describe.concurrent.each(['en', 'ar'] as const)(
         d.desk.nav.speed,
         d.desk.nav.content,
         d.desk.nav.newsletters,
+        d.desk.nav.experiments,
       ])
       expect(await barLinks(sales, d)).toEqual([
         d.desk.nav.leads,

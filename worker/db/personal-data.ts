@@ -6,8 +6,17 @@
  * for the address in every column of every table after an erasure.
  */
 
+/**
+ * Whether a row's JSON `path` is the address: read as JSON where the row is valid JSON, else
+ * searched as text. One unreadable row (a write cut short, a hand edit) must neither stop
+ * everyone's erasure with "malformed JSON" nor keep the address it holds; CASE, because SQLite
+ * may evaluate an AND's terms in any order.
+ */
+const namesIn = (column: string, path: string) =>
+  `CASE WHEN json_valid(${column}) THEN json_extract(${column}, '${path}') = ?1 ELSE instr(${column}, ?1) > 0 END`
+
 /** The agency's notices about a person name them in their data, not as the recipient. */
-const MAILS_ABOUT = `to_address = ?1 OR (category = 'agency' AND json_extract(data, '$.email') = ?1)`
+const MAILS_ABOUT = `to_address = ?1 OR (category = 'agency' AND ${namesIn('data', '$.email')})`
 
 export async function personalRows(db: D1Database, email: string) {
   const [subscriptions, guideRequests, contactMessages, bookings, cancels, sent] = await db.batch([
@@ -112,8 +121,9 @@ export function eraseRows(db: D1Database, email: string) {
     // to come goes without the name, address or message
     db
       .prepare(
-        `UPDATE webhook_events SET data = json_set(data, '$.personal', json('{}'))
-         WHERE json_extract(data, '$.personal.email') = ?1`,
+        `UPDATE webhook_events
+         SET data = CASE WHEN json_valid(data) THEN json_set(data, '$.personal', json('{}')) ELSE '{}' END
+         WHERE ${namesIn('data', '$.personal.email')}`,
       )
       .bind(email),
   ]

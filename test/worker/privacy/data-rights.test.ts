@@ -7,6 +7,7 @@ import { sealLink } from '../../../worker/consent/links'
 import { findLead } from '../../../worker/db/desk'
 import { makeEndpoint, pathFor } from '../webhooks/helpers'
 import { emailHash } from '../../../worker/hash'
+import { eraseData } from '../../../worker/services/data-rights'
 import {
   bookSlot,
   calendarEvents,
@@ -389,5 +390,35 @@ describe('an erasure leaves no trace', { timeout: 90_000 }, () => {
     const stale = await post(`/desk/bookings/${erased.booking}/cancel`, {}, staff.cookie)
     expect(stale.headers.get('Location')).toBe('/desk/bookings?done=gone')
     expect((await leadIds(next)).booking).toBe(fresh.booking)
+  })
+})
+
+describe('an erasure beside unreadable rows', () => {
+  it('goes through, and takes the address out of a row whose JSON is cut short', async () => {
+    const email = unique('unreadable')
+    const other = unique('unreadable-other')
+    const id = (name: string) => `msg_${name}_${crypto.randomUUID()}`
+    const [theirs, others] = [id('theirs'), id('others')]
+    // events whose data was cut short mid-write: one naming the person, one someone else
+    await env.DB.batch([
+      env.DB.prepare('INSERT INTO webhook_events (id, type, data) VALUES (?, ?, ?)').bind(
+        theirs,
+        'lead.created',
+        `{"personal":{"email":"${email}"`,
+      ),
+      env.DB.prepare('INSERT INTO webhook_events (id, type, data) VALUES (?, ?, ?)').bind(
+        others,
+        'lead.created',
+        `{"personal":{"email":"${other}"`,
+      ),
+    ])
+    await eraseData(env, email, { waitUntil: () => {} })
+    const data = async (event: string) =>
+      (await env.DB.prepare('SELECT data FROM webhook_events WHERE id = ?')
+        .bind(event)
+        .first<{ data: string }>())!.data
+    expect(await data(theirs)).toBe('{}')
+    expect(await data(others)).toContain(other)
+    await env.DB.prepare('DELETE FROM webhook_events WHERE id IN (?, ?)').bind(theirs, others).run()
   })
 })
