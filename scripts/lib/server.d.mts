@@ -1,4 +1,5 @@
 export function freePort(): Promise<number>
+export function reservePort(): Promise<{ port: number; release: () => Promise<unknown> }>
 export function wranglerDev(options: {
   port: number | string
   persistTo: string

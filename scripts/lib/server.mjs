@@ -27,6 +27,23 @@ export async function freePort() {
   }
 }
 
+/**
+ * A free port kept listening until `release()`: for a server that starts minutes later (the
+ * browser tests' servers start after the build, one after another), so that nothing else,
+ * another process's freePort included, takes it meanwhile and answers in its place.
+ */
+export async function reservePort() {
+  for (;;) {
+    const port = await freePort()
+    const holder = createServer()
+    const held = await new Promise((resolve) => {
+      holder.once('error', () => resolve(false))
+      holder.listen(port, '127.0.0.1', () => resolve(true))
+    })
+    if (held) return { port, release: () => new Promise((resolve) => holder.close(resolve)) }
+  }
+}
+
 /** `wrangler dev` on the build (through dev-entry.js), on loopback, with its local state and extra vars. */
 export function wranglerDev({ port, persistTo, vars = {} }) {
   return [
@@ -119,7 +136,9 @@ export async function answers(baseURL, ms = 180_000) {
   const deadline = Date.now() + ms
   while (Date.now() < deadline) {
     try {
-      if ((await fetch(baseURL + '/favicon.svg')).ok) return true
+      // the site's icon, not any answer: a stand-in that took the port answers "ok" to all
+      const res = await fetch(baseURL + '/favicon.svg')
+      if (res.ok && (res.headers.get('content-type') ?? '').includes('svg')) return true
     } catch {
       // not up yet
     }

@@ -2,7 +2,7 @@ import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import type { TestProject } from 'vitest/node'
 import { startCalDavServer } from '../../scripts/lib/caldav-server.mjs'
 import { startMailCatcher } from '../../scripts/lib/mail-catcher.mjs'
-import { freePort, migrate, run, startServer } from '../../scripts/lib/server.mjs'
+import { freePort, migrate, reservePort, run, startServer } from '../../scripts/lib/server.mjs'
 import {
   DUMMY_SECRET,
   DUMMY_SITE_KEY,
@@ -84,9 +84,13 @@ export default async function setup(project: TestProject) {
     MIGRATED_STATE,
   ])
     rmSync(state, { recursive: true, force: true })
-  const [main, trackers, authService, remoteSite, brokenD1, experiments] = await Promise.all(
-    Array.from({ length: 6 }, () => freePort()),
+  // held until each server starts: the worker tests' stand-ins draw ports meanwhile, and one
+  // that took a browser server's port answered in its place ("ok" for the D1 explorer)
+  const reserved = await Promise.all(Array.from({ length: 6 }, () => reservePort()))
+  const [main, trackers, authService, remoteSite, brokenD1, experiments] = reserved.map(
+    (r) => r.port,
   )
+  const release = (port: number) => reserved.find((r) => r.port === port)!.release()
   const url = (port: number) => `http://127.0.0.1:${port}`
   // every server delivers its e-mails to one local catcher, as `npm start` does
   const catcher = await startMailCatcher()
@@ -177,6 +181,7 @@ export default async function setup(project: TestProject) {
       ]) {
         if (options.migrated !== false)
           cpSync(`${MIGRATED_STATE}/v3/d1`, `${options.persistTo}/v3/d1`, { recursive: true })
+        await release(options.port)
         await startServer({ ...options, migrated: false }).then(
           (server) => started.push(server),
           (err) => failed.push(String(err)),
@@ -190,6 +195,8 @@ export default async function setup(project: TestProject) {
   })()
   return async () => {
     for (const server of await servers) server.stop()
+    // (those of servers that never started)
+    for (const r of reserved) await r.release()
     catcher.stop()
     calendar.stop()
     await standin.stop()

@@ -101,7 +101,12 @@ describe('a delivery on a test clock', () => {
     // what was still waiting for it has failed too, and no request goes
     expect((await delivery(other))!.status).toBe('failed')
     expect(await attemptDelivery(env, { id: other })).toEqual({ kind: 'skip' })
-    expect((await received(e.path)).length).toBe(1)
+    // nothing of the other event went (by its webhook-id: the first may be met twice, when a
+    // file beside this one runs the cron's requeue at a simulated later hour)
+    const otherId = (await delivery(other))!.event_id
+    const sent = (await received(e.path)).map((r) => r.headers['webhook-id'])
+    expect(sent.length).toBeGreaterThan(0)
+    expect(sent).not.toContain(otherId)
   })
 
   it('429 with Retry-After: the next attempt waits for it rather than the 5 s step', async () => {
