@@ -3,7 +3,7 @@ import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
 import { record, recordVisit, visitOf } from '../analytics/record'
 import { httpOnlyCookie } from '../cookies'
 import type { AppEnv } from '../env'
-import { consentIn, CONSENT_COOKIE } from '../render/consent'
+import { consentOf } from '../render/consent'
 import { variantOf } from './assign'
 import type { Assignment } from './assignments'
 import { liveExperiments } from './state'
@@ -77,11 +77,7 @@ export function countExposures(
  */
 export async function countConversion(c: Context<AppEnv>, conversion: Conversion) {
   try {
-    const { visitor } = countedVisitor(
-      getCookie(c),
-      c.req.header('User-Agent') ?? '',
-      consentIn(getCookie(c, CONSENT_COOKIE)),
-    )
+    const { visitor } = countedVisitor(getCookie(c), c.req.header('User-Agent') ?? '', consentOf(c))
     if (!visitor || visitor.exposures.size === 0) return
     const live = await liveExperiments(c.env.DB)
     const now = Date.now()

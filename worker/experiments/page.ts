@@ -2,7 +2,9 @@ import type { MiddlewareHandler } from 'hono'
 import type { Lang } from '../../client/lib/languages'
 import type { AppEnv } from '../env'
 import { withTexts } from '../i18n/translator'
-import { isRefreshRequest, readRequest } from '../render/cache-key'
+import { getCookie } from 'hono/cookie'
+import { isRefreshRequest } from '../render/cache-key'
+import { consentOf } from '../render/consent'
 import { assignmentsFor, textsFor, variantKey } from './assignments'
 import { countExposures, giveVisitorId } from './counting'
 import { knownLive, liveExperiments } from './state'
@@ -19,8 +21,7 @@ export function experimentsOnPage(): MiddlewareHandler<AppEnv> {
   return async function experimentsOnPage(c, next) {
     if (c.req.method !== 'GET' || !TARGET_PATHS.has(c.req.path)) return next()
     const live = await liveExperiments(c.env.DB)
-    const { cookies, consent } = readRequest(c.req.raw)
-    const counted = countedVisitor(cookies, c.req.header('User-Agent') ?? '', consent)
+    const counted = countedVisitor(getCookie(c), c.req.header('User-Agent') ?? '', consentOf(c))
     // the edge re-rendering a stale copy (render/edge-cache.ts) with the cookies of the visit
     // that found it stale: the same page, but nobody's visit, so nothing counted or given
     const refresh = isRefreshRequest(c.req.raw)
