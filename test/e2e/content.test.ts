@@ -627,10 +627,10 @@ describe('seeded content edited in the desk', () => {
         ])
         expect(field, tab).toBe(site)
         expect(field).toMatch(/^"?Inter Variable"?, "?Noto Sans Arabic"?,/)
-        await page.evaluate(() => document.fonts.ready)
-        expect(await drawnWith(page, 'textarea[name="text.body"]'), tab).toEqual(
-          tab === 'ar' ? ['Inter', 'Noto Sans Arabic'] : ['Inter'],
-        )
+        // a condition, not a moment: fonts.ready can resolve before the field's face is asked for
+        await expect
+          .poll(() => drawnWith(page, 'textarea[name="text.body"]'), tab)
+          .toEqual(tab === 'ar' ? ['Inter', 'Noto Sans Arabic'] : ['Inter'])
       }
 
       // a plan's price in English, and its name in Arabic from the Arabic desk
