@@ -629,7 +629,7 @@ describe('seeded content edited in the desk', () => {
         expect(field).toMatch(/^"?Inter Variable"?, "?Noto Sans Arabic"?,/)
         // a condition, not a moment: fonts.ready can resolve before the field's face is asked for
         await expect
-          .poll(() => drawnWith(page, 'textarea[name="text.body"]'), tab)
+          .poll(() => drawnWith(page, 'textarea[name="text.body"]'), { message: tab })
           .toEqual(tab === 'ar' ? ['Inter', 'Noto Sans Arabic'] : ['Inter'])
       }
 
